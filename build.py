@@ -1,0 +1,492 @@
+#!/usr/bin/env python3
+"""One entry point for gin: build | serve [--port N] | test [pytest args] | bench.
+
+`build` assembles dist/ from the source tree: the pinned Pyodide core (npm ci in
+web/), micropip's wheel from PyPI (pinned by sha256, cached in .cache/), a `gin`
+wheel written from gin/, the web files, and a precache manifest with content
+hashes that the service worker installs from.
+`serve` builds and serves dist/ on 127.0.0.1 with the headers the page needs.
+`test` prepares a virtual environment, the build and a Chromium, then runs pytest.
+`bench` runs every bench/*.py after the build.
+
+Only the standard library is used here, so a fresh Python 3.11 can run it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import hashlib
+import http.server
+import io
+import json
+import os
+import shutil
+import socketserver
+import subprocess
+import sys
+import tempfile
+import time
+import tomllib
+import zipfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+WEB = ROOT / "web"
+DIST = ROOT / "dist"
+CACHE = ROOT / ".cache"
+VENV = ROOT / ".venv"
+
+PYODIDE_VERSION = "314.0.7"
+# What loadPyodide() fetches from indexURL in a browser, and nothing more:
+# the loader module, the Emscripten module it imports, the WebAssembly binary,
+# the standard library and the package lock file it reads at start-up.
+PYODIDE_CORE = (
+    "pyodide.mjs",
+    "pyodide.asm.mjs",
+    "pyodide.asm.wasm",
+    "python_stdlib.zip",
+    "pyodide-lock.json",
+)
+# Pyodide's lock file pins a different build of micropip than PyPI serves, so
+# loading it by name fails; we ship PyPI's wheel and load it by URL instead.
+MICROPIP_WHEEL = "micropip-0.11.1-py3-none-any.whl"
+MICROPIP_SHA256 = "768de165adb8e66906039d8fec4127a57f522dfdf8e6fbff877a4616941ecfd3"
+
+# Source files in web/ that are not part of the page.
+WEB_EXCLUDE = {"package.json", "package-lock.json"}
+WEB_EXCLUDE_DIRS = {"node_modules"}
+# Tokens in web sources that the build replaces with JSON (as workbox does).
+MANIFEST_TOKEN = "self.__GIN_MANIFEST"
+BUILD_TOKEN = "self.__GIN_BUILD"
+# A fixed timestamp makes the gin wheel byte-for-byte reproducible.
+ZIP_EPOCH = (2020, 1, 1, 0, 0, 0)
+
+MIME_TYPES = {
+    ".wasm": "application/wasm",
+    ".mjs": "text/javascript",
+    ".js": "text/javascript",
+    ".json": "application/json",
+    ".html": "text/html; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+    ".svg": "image/svg+xml",
+    ".png": "image/png",
+    ".ico": "image/x-icon",
+    ".webmanifest": "application/manifest+json",
+    ".whl": "application/zip",
+    ".zip": "application/zip",
+    ".txt": "text/plain; charset=utf-8",
+}
+# Only our own origin. Pyodide compiles WebAssembly (wasm-unsafe-eval) and
+# needs nothing else: no eval, no inline scripts, no other hosts.
+CSP = "; ".join(
+    (
+        "default-src 'self'",
+        "script-src 'self' 'wasm-unsafe-eval'",
+        "worker-src 'self'",
+        "connect-src 'self'",
+        "img-src 'self' data:",
+        "style-src 'self'",
+        "font-src 'self'",
+        "object-src 'none'",
+        "base-uri 'none'",
+        "form-action 'none'",
+        "frame-ancestors 'none'",
+    )
+)
+
+
+def log(msg: str) -> None:
+    print(f"[build] {msg}", flush=True)
+
+
+def sha256_file(path: Path) -> str:
+    h = hashlib.sha256()
+    with path.open("rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def sri(data: bytes) -> str:
+    """Subresource-integrity form of a SHA-256, as fetch({integrity}) checks it."""
+    return "sha256-" + base64.b64encode(hashlib.sha256(data).digest()).decode()
+
+
+def run(cmd: list[str], **kw) -> None:
+    log("$ " + " ".join(str(c) for c in cmd))
+    subprocess.run(cmd, check=True, **kw)
+
+
+# --------------------------------------------------------------------------- build
+
+
+def ensure_pyodide() -> Path:
+    """npm ci in web/ when the lock file changed since the last install."""
+    pkg = WEB / "node_modules" / "pyodide"
+    stamp = WEB / "node_modules" / ".gin-lock-sha256"
+    lock_hash = sha256_file(WEB / "package-lock.json")
+    if not (stamp.exists() and stamp.read_text() == lock_hash and (pkg / "package.json").exists()):
+        npm = shutil.which("npm")
+        if npm is None:
+            sys.exit("build: npm is needed to install the pinned pyodide (node 20 + npm)")
+        run([npm, "ci", "--no-audit", "--no-fund"], cwd=WEB)
+        stamp.write_text(lock_hash)
+    version = json.loads((pkg / "package.json").read_text())["version"]
+    if version != PYODIDE_VERSION:
+        sys.exit(f"build: web/node_modules has pyodide {version}, build.py pins {PYODIDE_VERSION}")
+    return pkg
+
+
+def ensure_micropip() -> Path:
+    """PyPI's micropip wheel, downloaded once with pip and checked by sha256."""
+    cached = CACHE / "wheels" / MICROPIP_WHEEL
+    if cached.exists() and sha256_file(cached) == MICROPIP_SHA256:
+        return cached
+    cached.parent.mkdir(parents=True, exist_ok=True)
+    name, version = MICROPIP_WHEEL.split("-")[:2]
+    with tempfile.TemporaryDirectory() as tmp:
+        run(
+            [
+                sys.executable, "-m", "pip", "download", "--quiet", "--no-deps",
+                "--only-binary=:all:", "--python-version", "3.14",
+                "--dest", tmp, f"{name}=={version}",
+            ]
+        )
+        got = Path(tmp) / MICROPIP_WHEEL
+        if not got.exists():
+            sys.exit(f"build: pip did not produce {MICROPIP_WHEEL}")
+        digest = sha256_file(got)
+        if digest != MICROPIP_SHA256:
+            sys.exit(f"build: {MICROPIP_WHEEL} has sha256 {digest}, expected {MICROPIP_SHA256}")
+        shutil.move(str(got), cached)
+    return cached
+
+
+def engine_source() -> Path:
+    # GIN_ENGINE_SRC lets a developer point the build at another checkout of the
+    # engine (a directory containing gin/); the default is this tree.
+    return Path(os.environ.get("GIN_ENGINE_SRC", ROOT)).resolve()
+
+
+def project_metadata() -> tuple[str, str, str]:
+    meta = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    return meta["name"], meta["version"], meta.get("description", "")
+
+
+def _zip_write(zf: zipfile.ZipFile, arcname: str, data: bytes) -> None:
+    info = zipfile.ZipInfo(arcname, date_time=ZIP_EPOCH)
+    info.compress_type = zipfile.ZIP_DEFLATED
+    info.external_attr = 0o644 << 16
+    zf.writestr(info, data)
+
+
+def gin_wheel_bytes() -> tuple[str, bytes]:
+    """A pure-Python wheel of gin/, written directly (no build backend: fast and
+    reproducible). micropip installs it like any wheel."""
+    name, version, summary = project_metadata()
+    src = engine_source()
+    pkg_dir = src / name
+    if not pkg_dir.is_dir():
+        sys.exit(f"build: no package directory {pkg_dir}")
+    files: list[tuple[str, bytes]] = []
+    for path in sorted(pkg_dir.rglob("*")):
+        rel = path.relative_to(src)
+        if path.is_dir() or "__pycache__" in rel.parts:
+            continue
+        if path.suffix in (".py", ".typed", ".json"):
+            files.append((rel.as_posix(), path.read_bytes()))
+    dist_info = f"{name}-{version}.dist-info"
+    metadata = (
+        f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n"
+        f"Summary: {summary}\nRequires-Python: >=3.11\n"
+    ).encode()
+    wheel = (
+        "Wheel-Version: 1.0\nGenerator: gin-build.py\nRoot-Is-Purelib: true\n"
+        "Tag: py3-none-any\n"
+    ).encode()
+    files += [(f"{dist_info}/METADATA", metadata), (f"{dist_info}/WHEEL", wheel)]
+    record = io.StringIO()
+    for arcname, data in files:
+        digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+        record.write(f"{arcname},sha256={digest},{len(data)}\n")
+    record.write(f"{dist_info}/RECORD,,\n")
+    files.append((f"{dist_info}/RECORD", record.getvalue().encode()))
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as zf:
+        for arcname, data in files:
+            _zip_write(zf, arcname, data)
+    return f"{name}-{version}-py3-none-any.whl", buf.getvalue()
+
+
+def web_sources() -> list[Path]:
+    out = []
+    for path in sorted(WEB.rglob("*")):
+        rel = path.relative_to(WEB)
+        if path.is_dir() or rel.parts[0] in WEB_EXCLUDE_DIRS or rel.as_posix() in WEB_EXCLUDE:
+            continue
+        if path.name.startswith("."):
+            continue
+        out.append(path)
+    return out
+
+
+def _write_if_changed(path: Path, data: bytes) -> None:
+    if path.exists() and path.stat().st_size == len(data) and path.read_bytes() == data:
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_bytes(data)
+    tmp.replace(path)
+
+
+def build() -> dict:
+    """Assemble dist/ and return the manifest."""
+    t0 = time.monotonic()
+    pyodide = ensure_pyodide()
+    micropip = ensure_micropip()
+    outputs: dict[str, bytes] = {}
+    for name in PYODIDE_CORE:
+        outputs[f"pyodide/{name}"] = (pyodide / name).read_bytes()
+    outputs[f"wheels/{MICROPIP_WHEEL}"] = micropip.read_bytes()
+    gin_name, gin_bytes = gin_wheel_bytes()
+    outputs[f"wheels/{gin_name}"] = gin_bytes
+
+    build_info = {
+        "pyodide": "pyodide/",
+        "pyodide_version": PYODIDE_VERSION,
+        "micropip": f"wheels/{MICROPIP_WHEEL}",
+        "gin": f"wheels/{gin_name}",
+    }
+    sw_source = None
+    for path in web_sources():
+        rel = path.relative_to(WEB).as_posix()
+        data = path.read_bytes()
+        if rel == "sw.js":
+            sw_source = data.decode()
+            continue
+        if BUILD_TOKEN.encode() in data:
+            data = data.replace(BUILD_TOKEN.encode(), json.dumps(build_info).encode())
+        outputs[rel] = data
+    if sw_source is None or MANIFEST_TOKEN not in sw_source:
+        sys.exit(f"build: web/sw.js must contain {MANIFEST_TOKEN}")
+
+    files = {rel: sri(data) for rel, data in sorted(outputs.items())}
+    version = hashlib.sha256(json.dumps(files, sort_keys=True).encode()).hexdigest()[:16]
+    manifest = {
+        "version": version,
+        "build": build_info,
+        "files": files,
+        "sizes": {rel: len(data) for rel, data in sorted(outputs.items())},
+    }
+    sw_manifest = {"version": version, "files": files}
+    outputs["sw.js"] = sw_source.replace(MANIFEST_TOKEN, json.dumps(sw_manifest)).encode()
+    outputs["manifest.json"] = (json.dumps(manifest, indent=1, sort_keys=True) + "\n").encode()
+
+    DIST.mkdir(exist_ok=True)
+    for rel, data in outputs.items():
+        _write_if_changed(DIST / rel, data)
+    # Remove whatever an earlier build left that this one did not produce.
+    for path in sorted(DIST.rglob("*"), reverse=True):
+        rel = path.relative_to(DIST).as_posix()
+        if path.is_file() and rel not in outputs:
+            path.unlink()
+        elif path.is_dir() and not any(path.iterdir()):
+            path.rmdir()
+    log(f"dist/ ready: {len(outputs)} files, build {version} ({time.monotonic() - t0:.2f}s)")
+    return manifest
+
+
+# --------------------------------------------------------------------------- serve
+
+
+class Handler(http.server.SimpleHTTPRequestHandler):
+    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, **MIME_TYPES}
+    quiet = False
+
+    def end_headers(self) -> None:
+        self.send_header("Content-Security-Policy", CSP)
+        self.send_header("X-Content-Type-Options", "nosniff")
+        self.send_header("Referrer-Policy", "no-referrer")
+        self.send_header("Cross-Origin-Opener-Policy", "same-origin")
+        # Revalidate everything (cheap on loopback, never stale); the service
+        # worker script in particular must never come from the HTTP cache.
+        self.send_header("Cache-Control", "no-cache")
+        super().end_headers()
+
+    def log_message(self, format: str, *args) -> None:  # noqa: A002
+        if not self.quiet:
+            super().log_message(format, *args)
+
+
+class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+
+    def handle_error(self, request, client_address) -> None:
+        # A browser that closes a connection mid-download is not our error.
+        if isinstance(sys.exc_info()[1], (ConnectionError, TimeoutError)):
+            return
+        super().handle_error(request, client_address)
+
+
+def make_server(port: int, directory: Path = DIST, quiet: bool = False) -> Server:
+    handler = type("GinHandler", (Handler,), {"quiet": quiet})
+
+    def factory(*args, **kw):
+        return handler(*args, directory=str(directory), **kw)
+
+    return Server(("127.0.0.1", port), factory)
+
+
+def serve(port: int, quiet: bool) -> None:
+    server = make_server(port, quiet=quiet)
+    print(f"Serving gin at http://127.0.0.1:{server.server_address[1]}/", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+
+
+# --------------------------------------------------------------------------- test
+
+
+def venv_python() -> Path:
+    return VENV / "bin" / "python"
+
+
+def ensure_venv() -> Path:
+    """A virtual environment with gin (editable) and the test extra; reinstalled
+    only when pyproject.toml or the interpreter changed."""
+    stamp = VENV / ".gin-stamp"
+    want = hashlib.sha256(
+        (ROOT / "pyproject.toml").read_bytes() + sys.version.encode()
+    ).hexdigest()
+    if venv_python().exists() and stamp.exists() and stamp.read_text() == want:
+        return venv_python()
+    if not venv_python().exists():
+        run([sys.executable, "-m", "venv", str(VENV)])
+    py = str(venv_python())
+    run([py, "-m", "pip", "install", "--quiet", "--upgrade", "pip"])
+    run([py, "-m", "pip", "install", "--quiet", "-e", f"{ROOT}[test]"])
+    stamp.write_text(want)
+    return venv_python()
+
+
+def _playwright_chromium(py: Path) -> str | None:
+    code = (
+        "from playwright.sync_api import sync_playwright\n"
+        "with sync_playwright() as p: print(p.chromium.executable_path)"
+    )
+    try:
+        out = subprocess.run([str(py), "-c", code], capture_output=True, text=True, check=True)
+    except subprocess.CalledProcessError:
+        return None
+    path = out.stdout.strip()
+    return path if path and Path(path).exists() else None
+
+
+def find_chromium(py: Path) -> str:
+    """CHROMIUM, else a system Chromium/Chrome, else Debian's chromium (as root),
+    else Playwright's own download."""
+    env = os.environ.get("CHROMIUM")
+    if env:
+        if not Path(env).exists() and not shutil.which(env):
+            sys.exit(f"build: CHROMIUM={env} does not exist")
+        return shutil.which(env) or env
+    names = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
+    for name in names:
+        if found := shutil.which(name):
+            return found
+    if hasattr(os, "geteuid") and os.geteuid() == 0 and shutil.which("apt-get"):
+        log("no Chromium found; installing Debian's chromium")
+        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+        try:
+            run(["apt-get", "update"], env=env)
+            run(["apt-get", "install", "-y", "--no-install-recommends", "chromium"], env=env)
+        except subprocess.CalledProcessError as exc:
+            log(f"apt-get failed ({exc}); trying Playwright's download")
+        for name in names:
+            if found := shutil.which(name):
+                return found
+    if found := _playwright_chromium(py):
+        return found
+    try:
+        run([str(py), "-m", "playwright", "install", "chromium"])
+    except subprocess.CalledProcessError:
+        pass
+    if found := _playwright_chromium(py):
+        return found
+    sys.exit("build: no Chromium available (set CHROMIUM to a Chromium or Chrome binary)")
+
+
+def prepare() -> tuple[Path, str]:
+    py = ensure_venv()
+    build()
+    chromium = find_chromium(py)
+    log(f"Chromium: {chromium}")
+    return py, chromium
+
+
+def test(pytest_args: list[str]) -> int:
+    py, chromium = prepare()
+    env = {**os.environ, "CHROMIUM": chromium}
+    cmd = [str(py), "-m", "pytest", *pytest_args]
+    log("$ " + " ".join(cmd))
+    code = subprocess.run(cmd, cwd=ROOT, env=env).returncode
+    if code == 5:
+        log("pytest collected no tests: that is a failure")
+        return 1
+    return code
+
+
+def bench() -> int:
+    py, chromium = prepare()
+    env = {**os.environ, "CHROMIUM": chromium}
+    scripts = sorted((ROOT / "bench").glob("*.py"))
+    if not scripts:
+        log("no bench/*.py")
+        return 1
+    worst = 0
+    for script in scripts:
+        print(f"\n== {script.relative_to(ROOT)}", flush=True)
+        code = subprocess.run([str(py), str(script)], cwd=ROOT, env=env).returncode
+        worst = worst or code
+    return worst
+
+
+# --------------------------------------------------------------------------- main
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["test"]:
+        # Everything after `test` belongs to pytest, untouched.
+        return test(argv[1:])
+    parser = argparse.ArgumentParser(prog="build.py", description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    sub.add_parser("build", help="assemble dist/")
+    p_serve = sub.add_parser("serve", help="build, then serve dist/ on 127.0.0.1")
+    p_serve.add_argument("--port", type=int, default=8000, help="0 picks a free port")
+    p_serve.add_argument("--no-build", action="store_true", help="serve dist/ as it is")
+    p_serve.add_argument("--quiet", action="store_true", help="do not log requests")
+    sub.add_parser("test", help="venv + build + Chromium, then pytest [args]", add_help=False)
+    sub.add_parser("bench", help="build, then run bench/*.py")
+    args = parser.parse_args(argv)
+    if args.command == "build":
+        build()
+        return 0
+    if args.command == "serve":
+        if not args.no_build:
+            build()
+        serve(args.port, args.quiet)
+        return 0
+    if args.command == "bench":
+        return bench()
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

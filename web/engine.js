@@ -1,0 +1,101 @@
+// The page's side of the engine worker: one promise per call, boot progress
+// as events. Callers see the bridge's result ({view, save, ...}) or an
+// EngineError carrying a stable code the UI translates.
+
+export class EngineError extends Error {
+  constructor(code, message) {
+    super(message || code);
+    this.name = "EngineError";
+    this.code = code;
+  }
+}
+
+export class BootError extends Error {
+  constructor(stage, code, detail) {
+    super(`${stage}: ${code}${detail ? `: ${detail}` : ""}`);
+    this.name = "BootError";
+    this.stage = stage;
+    this.code = code;
+    this.detail = detail || "";
+  }
+}
+
+// Boot stages in order, as the worker reports them.
+export const BOOT_STAGES = ["start", "runtime", "installer", "engine", "ready"];
+
+export function createEngine({ workerUrl = new URL("./worker.js", import.meta.url), onProgress = () => {} } = {}) {
+  const calls = new Map();
+  let nextId = 1;
+  let worker;
+  let settled = false;
+  let resolveReady;
+  let rejectReady;
+  const ready = new Promise((resolve, reject) => {
+    resolveReady = resolve;
+    rejectReady = reject;
+  });
+
+  function failBoot(error) {
+    if (!settled) {
+      settled = true;
+      rejectReady(error);
+    }
+    for (const { reject } of calls.values()) reject(new EngineError("not_ready", error.message));
+    calls.clear();
+  }
+
+  onProgress("start");
+  try {
+    worker = new Worker(workerUrl, { type: "module" });
+  } catch (err) {
+    failBoot(new BootError("start", "no_worker", String(err)));
+    return { ready, call: () => Promise.reject(new EngineError("not_ready")), terminate() {} };
+  }
+
+  worker.addEventListener("message", (event) => {
+    const message = event.data;
+    if (message.type === "progress") {
+      onProgress(message.stage);
+    } else if (message.type === "ready") {
+      settled = true;
+      onProgress("ready");
+      resolveReady({ timings: message.timings });
+    } else if (message.type === "boot_error") {
+      failBoot(new BootError(message.stage, message.code, message.detail));
+    } else if (message.id !== undefined && calls.has(message.id)) {
+      const { resolve, reject } = calls.get(message.id);
+      calls.delete(message.id);
+      if (!message.ok) {
+        reject(new EngineError(message.error.code, message.error.message));
+      } else if (message.result && message.result.ok === false) {
+        const error = message.result.error || {};
+        reject(new EngineError(error.code || "engine_error", error.message));
+      } else {
+        resolve(message.result);
+      }
+    }
+  });
+  // A worker script that cannot load (missing file, syntax error, no module
+  // workers) only ever says so through this event.
+  worker.addEventListener("error", (event) => {
+    event.preventDefault();
+    failBoot(new BootError("start", "missing_file", event.message || "worker.js did not load"));
+  });
+
+  function call(method, params = {}) {
+    if (!worker) return Promise.reject(new EngineError("not_ready"));
+    const id = nextId++;
+    return new Promise((resolve, reject) => {
+      calls.set(id, { resolve, reject });
+      worker.postMessage({ id, method, params });
+    });
+  }
+
+  function terminate() {
+    if (worker) worker.terminate();
+    worker = null;
+    failBoot(new BootError("start", "terminated", ""));
+  }
+
+  return { ready, call, terminate };
+}

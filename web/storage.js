@@ -1,0 +1,111 @@
+// localStorage behind a small adapter that never throws: the game plays on
+// when storage is blocked, missing or full, and the page is told so.
+
+export const KEYS = Object.freeze({
+  match: "gin.match.v1", // the current match's save (gin.save format)
+  brokenMatch: "gin.match.broken", // a save that could not be loaded, kept aside
+  settings: "gin.settings.v1", // language, level, speed, sort...
+});
+
+function defaultBackend() {
+  // Merely reading window.localStorage throws where storage is blocked.
+  return window.localStorage;
+}
+
+export function createStorage(getBackend = defaultBackend) {
+  let backend = null;
+  try {
+    backend = getBackend();
+    const probe = "gin.probe";
+    backend.setItem(probe, "1");
+    backend.removeItem(probe);
+  } catch {
+    backend = null;
+  }
+  // Becomes false after any failed write (quota, blocked), so the page can
+  // say "cannot save" once instead of pretending.
+  let writable = backend !== null;
+
+  function read(key) {
+    if (!backend) return null;
+    try {
+      return backend.getItem(key);
+    } catch {
+      return null;
+    }
+  }
+
+  function write(key, value) {
+    if (!backend) return false;
+    try {
+      backend.setItem(key, value);
+      writable = true;
+      return true;
+    } catch {
+      writable = false;
+      return false;
+    }
+  }
+
+  function remove(key) {
+    if (!backend) return false;
+    try {
+      backend.removeItem(key);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  return {
+    get available() {
+      return backend !== null;
+    },
+    get writable() {
+      return writable;
+    },
+
+    // {status: "none"} | {status: "ok", save, raw} | {status: "corrupt", raw}
+    readMatch() {
+      const raw = read(KEYS.match);
+      if (raw === null) return { status: "none" };
+      try {
+        const save = JSON.parse(raw);
+        if (save === null || typeof save !== "object" || Array.isArray(save)) return { status: "corrupt", raw };
+        return { status: "ok", save, raw };
+      } catch {
+        return { status: "corrupt", raw };
+      }
+    },
+    writeMatch(save) {
+      return write(KEYS.match, JSON.stringify(save));
+    },
+    clearMatch() {
+      return remove(KEYS.match);
+    },
+    // Keep an unreadable save under another key (never delete a player's
+    // data) and free the main key for a new match.
+    setAsideMatch(raw) {
+      const kept = raw === null || raw === undefined ? true : write(KEYS.brokenMatch, raw);
+      remove(KEYS.match);
+      return kept;
+    },
+    readBrokenMatch() {
+      return read(KEYS.brokenMatch);
+    },
+
+    readSettings() {
+      const raw = read(KEYS.settings);
+      if (raw === null) return {};
+      try {
+        const value = JSON.parse(raw);
+        return value && typeof value === "object" && !Array.isArray(value) ? value : {};
+      } catch {
+        return {};
+      }
+    },
+    writeSettings(settings) {
+      return write(KEYS.settings, JSON.stringify(settings));
+    },
+  };
+}
