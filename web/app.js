@@ -213,7 +213,7 @@ async function boot() {
     state.boot.stage = "ready";
     draw();
     busyWhile(async () => {}); // the computer may be the one to move
-    resolveReady({ timings, seed: state.view.seed });
+    resolveReady({ timings, seed: state.view.seed, at: performance.now() });
     registerServiceWorker();
   } catch (err) {
     console.error(err);

@@ -46,6 +46,36 @@ async function fetchBytes(url, stage) {
   return new Uint8Array(await response.arrayBuffer());
 }
 
+// Pyodide logs a failed WebAssembly instantiation (e.g. a missing
+// pyodide.asm.wasm) and then waits forever. Watching the two entry points lets
+// the boot fail with a reason instead of hanging.
+function watchWasm() {
+  let fail;
+  const failed = new Promise((_, reject) => {
+    fail = reject;
+  });
+  const originals = {};
+  for (const name of ["instantiateStreaming", "instantiate"]) {
+    const original = WebAssembly[name];
+    if (typeof original !== "function") continue;
+    originals[name] = original;
+    WebAssembly[name] = function (...args) {
+      const result = original.apply(this, args);
+      result.catch((err) => {
+        const text = String(err && err.message ? err.message : err);
+        fail(new BootError("runtime", /status|fetch|MIME/i.test(text) ? "missing_file" : "boot_failed", `pyodide.asm.wasm: ${text}`));
+      });
+      return result;
+    };
+  }
+  return {
+    failed,
+    restore() {
+      Object.assign(WebAssembly, originals);
+    },
+  };
+}
+
 async function boot() {
   const t0 = performance.now();
   const timings = {};
@@ -73,19 +103,26 @@ async function boot() {
     throw new BootError("runtime", "missing_file", `${indexURL}pyodide.mjs: ${err}`);
   }
   const messages = [];
+  const wasm = watchWasm();
   let pyodide;
   try {
-    pyodide = await loadPyodide({
-      indexURL,
-      packageBaseUrl: indexURL,
-      packages: [micropipURL],
-      stdout: (line) => messages.push(line),
-      stderr: (line) => messages.push(line),
-    });
+    pyodide = await Promise.race([
+      loadPyodide({
+        indexURL,
+        packageBaseUrl: indexURL,
+        packages: [micropipURL],
+        stdout: (line) => messages.push(line),
+        stderr: (line) => messages.push(line),
+      }),
+      wasm.failed,
+    ]);
   } catch (err) {
+    if (err instanceof BootError) throw err;
     const text = String(err && err.message ? err.message : err);
-    const code = /fetch|404|not found|failed to load/i.test(text) ? "missing_file" : "boot_failed";
+    const code = /fetch|404|not found|failed to load|status/i.test(text) ? "missing_file" : "boot_failed";
     throw new BootError("runtime", code, text);
+  } finally {
+    wasm.restore();
   }
   mark("runtime");
 

@@ -1,0 +1,144 @@
+"""The browser runtime in Chromium: boot, play, autosave and resume, broken or missing storage, offline."""
+
+from __future__ import annotations
+
+import json
+import re
+
+MATCH_KEY = "gin.match.v1"
+BROKEN_KEY = "gin.match.broken"
+SEED_RE = re.compile(r"^[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4}$")
+
+
+def play_moves(page, wait_idle, count: int) -> dict:
+    """Click the first legal action `count` times, letting the computer answer."""
+    view = wait_idle(page)
+    for _ in range(count):
+        if view["over"]:
+            break
+        page.locator("#app[data-busy=false] button.action").first.click()
+        view = wait_idle(page)
+    return view
+
+
+def stored(page, key: str):
+    return page.evaluate("(key) => localStorage.getItem(key)", key)
+
+
+def test_page_becomes_ready(page, open_app, wait_idle):
+    ready = open_app(page)
+    assert SEED_RE.match(ready["seed"]), ready
+    view = wait_idle(page)
+    assert view["to_act"] == 0 and view["legal"]
+    assert page.locator(".seed-value").text_content() == ready["seed"]
+    assert page.url.endswith("#seed=" + ready["seed"])
+    assert page.locator("button.action").count() == len(view["legal"])
+    # Spanish by default for a Spanish browser.
+    assert page.evaluate("document.documentElement.lang") == "es"
+
+
+def test_moves_autosave_and_reload_resume(page, open_app, wait_idle):
+    open_app(page)
+    before = play_moves(page, wait_idle, 4)
+    save = json.loads(stored(page, MATCH_KEY))
+    assert save == page.evaluate("window.ginApp.save")
+    assert save["actions"], "moves were made, so the save lists actions"
+
+    open_app(page, reload=True)
+    after = wait_idle(page)
+    assert after == before
+    assert json.loads(stored(page, MATCH_KEY)) == save
+    assert page.evaluate("window.ginApp.notices") == []
+
+
+def test_seed_in_url_and_replay(page, open_app, wait_idle, server):
+    open_app(page, hash="#seed=k7q2-m9xd")
+    first = wait_idle(page)
+    assert first["seed"] == "K7Q2-M9XD"
+    play_moves(page, wait_idle, 2)
+    page.get_by_role("button", name="Repetir").click()
+    page.wait_for_function("() => window.ginApp.view && window.ginApp.view.events.length <= 2")
+    again = wait_idle(page)
+    assert again["seed"] == "K7Q2-M9XD"
+    assert again == first
+
+
+def test_corrupt_save_is_kept_aside(page, open_app, wait_idle):
+    open_app(page)
+    wait_idle(page)
+    for broken in ("{not json", json.dumps({"format": "not-a-gin-save", "actions": [42]})):
+        page.evaluate("([k, v]) => localStorage.setItem(k, v)", [MATCH_KEY, broken])
+        open_app(page)  # no seed in the URL: the save decides
+        view = wait_idle(page)
+        assert stored(page, BROKEN_KEY) == broken
+        assert page.evaluate("window.ginApp.notices") == ["storage.broken"]
+        assert page.locator("[data-notice='storage.broken']").is_visible()
+        assert view["legal"] and not view["over"]
+        assert json.loads(stored(page, MATCH_KEY))["seed"] == view["seed"]
+
+
+def test_without_local_storage_the_game_still_plays(page, open_app, wait_idle):
+    page.add_init_script(
+        """Object.defineProperty(window, "localStorage", {
+             configurable: true,
+             get() { throw new DOMException("blocked", "SecurityError"); },
+           });"""
+    )
+    open_app(page)
+    assert page.evaluate("window.ginApp.notices") == ["storage.unavailable"]
+    assert page.locator("[data-notice='storage.unavailable']").is_visible()
+    view = play_moves(page, wait_idle, 3)
+    assert view["events"] or view["deal_number"] > 1
+
+
+def test_full_storage_is_reported(page, open_app, wait_idle):
+    page.add_init_script(
+        """const realSetItem = Storage.prototype.setItem;
+           Storage.prototype.setItem = function (key, value) {
+             if (key === "gin.match.v1") throw new DOMException("full", "QuotaExceededError");
+             return realSetItem.call(this, key, value);
+           };"""
+    )
+    open_app(page)
+    play_moves(page, wait_idle, 1)
+    assert "storage.full" in page.evaluate("window.ginApp.notices")
+
+
+def test_boot_failure_is_reported_and_retry_works(context, page, server):
+    page.expect_errors = True
+    context.route("**/pyodide.asm.wasm", lambda route: route.fulfill(status=404, body="gone"))
+    page.goto(server.url)
+    page.wait_for_selector("#app[data-boot=failed]", timeout=60_000)
+    assert page.get_by_role("alert").is_visible()
+    context.unroute("**/pyodide.asm.wasm")
+    page.get_by_role("button", name="Reintentar").click()
+    page.wait_for_selector("#app[data-boot=ready]", timeout=60_000)
+    assert SEED_RE.match(page.evaluate("window.ginReady.then(v => v.seed)"))
+
+
+def test_offline_reload_reaches_ready(context, page, open_app, make_server, wait_idle):
+    srv = make_server()
+    open_app(page, url=srv.url)
+    before = play_moves(page, wait_idle, 2)
+    # The service worker has precached the build and controls the page.
+    assert page.evaluate(
+        """async () => {
+             const registration = await navigator.serviceWorker.ready;
+             while (!navigator.serviceWorker.controller) await new Promise(r => setTimeout(r, 50));
+             return registration.active.state;
+           }"""
+    ) == "activated"
+    srv.stop()
+    context.set_offline(True)
+    open_app(page, reload=True)
+    assert wait_idle(page) == before
+    urls = [u for u in context.requests if "pyodide.asm.wasm" in u]
+    assert urls, "the page loaded Pyodide's WebAssembly"
+
+
+def test_no_request_leaves_the_machine(context, page, open_app, wait_idle):
+    open_app(page)
+    play_moves(page, wait_idle, 2)
+    assert context.requests
+    assert context.foreign == []
+    assert all(u.startswith("http://127.0.0.1:") for u in context.requests if u.startswith("http"))
