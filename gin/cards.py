@@ -1,0 +1,126 @@
+"""Cards and their text notation.
+
+A card is a rank (A=1 .. K=13) and a suit (C D H S = ♣ ♦ ♥ ♠).  Inside, a
+card is one int 0..51, ``suit * 13 + rank - 1``, so a hand is a 52-bit mask
+and the cards of one suit are 13 consecutive bits (runs are bit patterns).
+
+>>> Card.parse("10h")
+Card.parse('TH')
+>>> str(Card.parse("a♠")), Card.parse("KD").points
+('AS', 10)
+>>> parse_cards("7H 7S 10D a♠")
+(Card.parse('7H'), Card.parse('7S'), Card.parse('TD'), Card.parse('AS'))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Union
+
+from .errors import CardParseError
+
+__all__ = ["Card", "parse_cards", "RANKS", "SUITS", "card_mask", "mask_cards", "CardLike"]
+
+RANKS = "A23456789TJQK"
+SUITS = "CDHS"
+_SUIT_SYMBOLS = {"♣": "C", "♦": "D", "♥": "H", "♠": "S", "♧": "C", "♢": "D", "♡": "H", "♤": "S"}
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Card:
+    """One playing card; compare and sort by suit, then rank."""
+
+    index: int
+
+    def __post_init__(self) -> None:
+        if not (isinstance(self.index, int) and 0 <= self.index < 52):
+            raise CardParseError(f"card index out of range: {self.index!r}")
+
+    @property
+    def rank(self) -> int:
+        """1 (ace) .. 13 (king)."""
+        return self.index % 13 + 1
+
+    @property
+    def suit(self) -> str:
+        """One of ``C D H S``."""
+        return SUITS[self.index // 13]
+
+    @property
+    def points(self) -> int:
+        """Deadwood value: ace 1, 2-10 face value, J/Q/K 10."""
+        return min(self.rank, 10)
+
+    @property
+    def bit(self) -> int:
+        return 1 << self.index
+
+    @classmethod
+    def parse(cls, text: str) -> "Card":
+        """Parse ``TH``, ``10h``, ``a♠``... (case-insensitive); raise CardParseError."""
+        if isinstance(text, Card):
+            return text
+        if not isinstance(text, str):
+            raise CardParseError(f"not card text: {text!r}")
+        index = _PARSE.get(text.strip().upper())
+        if index is None:
+            raise CardParseError(f"not a card: {text!r} (expected e.g. 'TH', '10H', 'A♠')")
+        return _CARDS[index]
+
+    @classmethod
+    def of(cls, rank: int, suit: str) -> "Card":
+        return _CARDS[SUITS.index(suit) * 13 + rank - 1]
+
+    def __str__(self) -> str:
+        return RANKS[self.index % 13] + SUITS[self.index // 13]
+
+    def __repr__(self) -> str:
+        return f"Card.parse({str(self)!r})"
+
+
+_CARDS: tuple[Card, ...] = tuple(Card(i) for i in range(52))
+ALL_CARDS = _CARDS
+
+_PARSE: dict[str, int] = {}
+for _i, _c in enumerate(_CARDS):
+    _r, _s = RANKS[_i % 13], SUITS[_i // 13]
+    _PARSE[_r + _s] = _i
+    if _r == "T":
+        _PARSE["10" + _s] = _i
+for _sym, _s in _SUIT_SYMBOLS.items():
+    for _i in range(52):
+        if SUITS[_i // 13] == _s:
+            _r = RANKS[_i % 13]
+            _PARSE[_r + _sym] = _i
+            if _r == "T":
+                _PARSE["10" + _sym] = _i
+
+CardLike = Union[Card, str]
+
+
+def parse_cards(text: str | Iterable[CardLike]) -> tuple[Card, ...]:
+    """Parse cards separated by spaces or commas, or a sequence of card texts."""
+    if isinstance(text, str):
+        items: Iterable[CardLike] = text.replace(",", " ").split()
+    else:
+        items = text
+    return tuple(Card.parse(item) if not isinstance(item, Card) else item for item in items)
+
+
+def card_mask(cards: Iterable[CardLike]) -> int:
+    """The 52-bit mask of some cards."""
+    mask = 0
+    for card in cards:
+        mask |= 1 << (card.index if isinstance(card, Card) else Card.parse(card).index)
+    return mask
+
+
+def mask_cards(mask: int) -> tuple[Card, ...]:
+    """The cards of a mask, in card order."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(_CARDS[low.bit_length() - 1])
+        mask ^= low
+    return tuple(out)

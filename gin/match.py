@@ -1,0 +1,273 @@
+"""A match: seeded deals played to the target, with the end-of-match bonuses.
+
+``Match`` is mutable: ``apply`` plays one action of the current deal (in
+place, and returns the match).  A deal that ends is recorded in ``results``
+and, unless the match is over, the next deal starts at once: the winner of
+a scored deal deals next; after a void deal the same dealer deals again.
+
+>>> m = Match.new(seed="K7Q2-M9XD")
+>>> m.deal.phase, len(m.deal.hands[0]), len(m.deal.stock)
+('upcard_nondealer', 10, 31)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .cards import Card, parse_cards
+from .deal import Deal, Outcome
+from .errors import IllegalMove, SaveError
+from .rules import Rules
+from .shuffle import ALGORITHM, deal_cards, first_dealer, normalize_seed
+
+__all__ = ["Match", "DealResult", "FinalResult", "final_totals", "SAVE_FORMAT", "SAVE_VERSION"]
+
+SAVE_FORMAT = "gin-save"
+SAVE_VERSION = 1
+
+
+@dataclass(frozen=True, slots=True)
+class DealResult:
+    """A finished deal of a match: its number, dealer, outcome and the totals after it."""
+
+    number: int
+    dealer: int
+    outcome: Outcome
+    scores: tuple[int, int]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"number": self.number, "dealer": self.dealer, **self.outcome.to_dict(), "scores": list(self.scores)}
+
+
+@dataclass(frozen=True, slots=True)
+class FinalResult:
+    """The end of a match: final totals (with bonuses), the winner (None: a draw)."""
+
+    totals: tuple[int, int]
+    winner: int | None
+    #: Each bonus written out: {"seat", "kind", "points", "detail"}.
+    bonuses: tuple[dict[str, Any], ...]
+    #: Deal points before the bonuses (doubled for a standard shutout).
+    base: tuple[int, int]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "totals": list(self.totals),
+            "winner": self.winner,
+            "bonuses": [dict(b) for b in self.bonuses],
+            "base": list(self.base),
+        }
+
+
+def final_result(rules: Rules, wins: Sequence[tuple[int, int]]) -> FinalResult:
+    """The final totals of a match from its scored deals ``[(seat, points), ...]``."""
+    points = [0, 0]
+    won = [0, 0]
+    for seat, p in wins:
+        if seat not in (0, 1):
+            raise ValueError(f"a seat is 0 or 1, not {seat!r}")
+        points[seat] += p
+        won[seat] += 1
+    reached = [s for s in (0, 1) if points[s] >= rules.target]
+    if len(reached) == 2:  # not possible in play (one seat scores a deal); the higher one wins
+        reached = [0 if points[0] >= points[1] else 1]
+    base = list(points)
+    bonuses: list[dict[str, Any]] = []
+    if reached:
+        w = reached[0]
+        shutout = won[1 - w] == 0
+        if shutout and rules.shutout == "double":
+            bonuses.append({"seat": w, "kind": "shutout_double", "points": points[w], "detail": f"{points[w]} × 2"})
+            base[w] = points[w] * 2
+            bonuses.append({"seat": w, "kind": "game", "points": rules.game_bonus, "detail": str(rules.game_bonus)})
+        elif shutout:
+            bonuses.append(
+                {"seat": w, "kind": "game_shutout", "points": rules.shutout_game_bonus, "detail": str(rules.shutout_game_bonus)}
+            )
+        else:
+            bonuses.append({"seat": w, "kind": "game", "points": rules.game_bonus, "detail": str(rules.game_bonus)})
+    for s in (0, 1):
+        if won[s]:
+            bonuses.append(
+                {
+                    "seat": s,
+                    "kind": "line",
+                    "points": won[s] * rules.line_bonus,
+                    "detail": f"{won[s]} × {rules.line_bonus}",
+                }
+            )
+    totals = list(points)
+    for b in bonuses:
+        totals[b["seat"]] += b["points"]
+    winner = None if totals[0] == totals[1] else (0 if totals[0] > totals[1] else 1)
+    return FinalResult((totals[0], totals[1]), winner, tuple(bonuses), (points[0], points[1]))
+
+
+def final_totals(rules: Rules, wins: Sequence[tuple[int, int]]) -> tuple[int, int]:
+    """Both final totals with every end-of-match bonus.
+
+    >>> final_totals(Rules.profile("standard"), [(0, 30), (0, 40), (0, 35)])
+    (385, 0)
+    >>> final_totals(Rules.profile("standard"), [(0, 30), (1, 20), (0, 40), (0, 35)])
+    (280, 45)
+    """
+    return final_result(rules, wins).totals
+
+
+def canonical_action(action: dict[str, Any]) -> dict[str, Any]:
+    """A copy of a legal action in canonical notation (``"10h"`` → ``"TH"``), without ``seat``."""
+    out: dict[str, Any] = {k: v for k, v in action.items() if k not in ("seat", "card", "melds")}
+    if "card" in action:
+        out["card"] = str(Card.parse(action["card"]))
+    if action.get("melds") is not None:
+        out["melds"] = [[str(c) for c in parse_cards(m)] for m in action["melds"]]
+    return out
+
+
+class Match:
+    """Deals played to the target.  Build with ``Match.new`` or ``Match.from_save``."""
+
+    __slots__ = ("seed", "rules", "results", "deal", "deal_number", "actions", "final", "meta")
+
+    def __init__(self, *, seed: str, rules: Rules) -> None:
+        self.seed = normalize_seed(seed)
+        self.rules = rules
+        self.results: list[DealResult] = []
+        self.actions: list[dict[str, Any]] = []
+        self.final: FinalResult | None = None
+        #: Opaque JSON data kept in the save (the bridge keeps the levels here).
+        self.meta: dict[str, Any] = {}
+        self.deal_number = 1
+        self.deal = self._new_deal(1, first_dealer(self.seed))
+
+    @classmethod
+    def new(cls, *, seed: str, rules: Rules | None = None) -> "Match":
+        """A new match at its first decision."""
+        return cls(seed=seed, rules=rules or Rules.profile("traditional"))
+
+    def _new_deal(self, number: int, dealer: int) -> Deal:
+        nondealer_cards, dealer_cards, upcard, stock = deal_cards(self.seed, number)
+        return Deal.from_indices(
+            rules=self.rules,
+            dealer=dealer,
+            nondealer_cards=nondealer_cards,
+            dealer_cards=dealer_cards,
+            upcard=upcard,
+            stock=stock,
+        )
+
+    # -- reading ------------------------------------------------------------
+
+    @property
+    def over(self) -> bool:
+        return self.final is not None
+
+    @property
+    def to_act(self) -> int | None:
+        return None if self.over else self.deal.to_act
+
+    @property
+    def scores(self) -> tuple[int, int]:
+        """Running totals of deal points (no bonuses)."""
+        return self.results[-1].scores if self.results else (0, 0)
+
+    @property
+    def wins(self) -> list[tuple[int, int]]:
+        """The scored deals as ``(seat, points)``."""
+        return [(r.outcome.winner, r.outcome.points) for r in self.results if r.outcome.winner is not None]
+
+    @property
+    def winner(self) -> int | None:
+        return None if self.final is None else self.final.winner
+
+    def legal_actions(self) -> list[dict[str, Any]]:
+        return [] if self.over else self.deal.legal_actions()
+
+    # -- playing ------------------------------------------------------------
+
+    def apply(self, action: dict[str, Any]) -> "Match":
+        """Apply one action of the current deal (in place); return the match.
+
+        Raises ``IllegalMove`` and changes nothing for an illegal action
+        (``game_over`` once the match has ended).
+        """
+        if self.over:
+            raise IllegalMove("the match is over", code="game_over")
+        deal = self.deal
+        deal.apply(action)
+        self.actions.append(canonical_action(action))
+        if deal.outcome is not None:
+            self._finish_deal(deal.outcome)
+        return self
+
+    def _finish_deal(self, outcome: Outcome) -> None:
+        scores = list(self.scores)
+        if outcome.winner is not None:
+            scores[outcome.winner] += outcome.points
+        self.results.append(DealResult(self.deal_number, self.deal.dealer, outcome, (scores[0], scores[1])))
+        if max(scores) >= self.rules.target:
+            self.final = final_result(self.rules, self.wins)
+            return
+        dealer = self.deal.dealer if outcome.winner is None else outcome.winner
+        self.deal_number += 1
+        self.deal = self._new_deal(self.deal_number, dealer)
+
+    # -- views and saves ----------------------------------------------------
+
+    def view(self, seat: int) -> dict[str, Any]:
+        """What ``seat`` may see, JSON-ready (see ``gin.view``)."""
+        from .view import match_view
+
+        return match_view(self, seat)
+
+    def to_save(self) -> dict[str, Any]:
+        """``{format, version, shuffle, seed, rules, meta, actions}``: replayed by ``from_save``."""
+        return {
+            "format": SAVE_FORMAT,
+            "version": SAVE_VERSION,
+            "shuffle": ALGORITHM,
+            "seed": self.seed,
+            "rules": self.rules.to_dict(),
+            "meta": dict(self.meta),
+            "actions": [dict(a) for a in self.actions],
+        }
+
+    @classmethod
+    def from_save(cls, save: Any) -> "Match":
+        """Rebuild a match by replaying its actions; raise ``SaveError`` saying why not."""
+        if not isinstance(save, dict):
+            raise SaveError(f"a save is a JSON object, not {type(save).__name__}", code="bad_save")
+        if save.get("format") != SAVE_FORMAT:
+            raise SaveError(f"not a gin save (format {save.get('format')!r})", code="bad_save")
+        if save.get("version") != SAVE_VERSION:
+            raise SaveError(
+                f"save version {save.get('version')!r} is not supported (this game reads {SAVE_VERSION})",
+                code="wrong_version",
+            )
+        if save.get("shuffle", ALGORITHM) != ALGORITHM:
+            raise SaveError(f"unknown shuffle {save.get('shuffle')!r}", code="wrong_version")
+        try:
+            rules = Rules.from_dict(save.get("rules"))
+        except ValueError as exc:
+            raise SaveError(f"bad rules in save: {exc}", code="bad_save") from None
+        try:
+            match = cls(seed=save.get("seed"), rules=rules)
+        except ValueError as exc:
+            raise SaveError(f"bad seed in save: {exc}", code="bad_save") from None
+        meta = save.get("meta", {})
+        if not isinstance(meta, dict):
+            raise SaveError("save meta must be an object", code="bad_save")
+        match.meta = dict(meta)
+        actions = save.get("actions")
+        if not isinstance(actions, list):
+            raise SaveError("save has no actions list", code="bad_save")
+        for n, action in enumerate(actions):
+            if not isinstance(action, dict) or "seat" in action:
+                raise SaveError(f"action {n} is not an action: {action!r}", code="bad_save")
+            try:
+                match.apply(action)
+            except IllegalMove as exc:
+                raise SaveError(f"action {n} {action!r} does not replay: {exc} ({exc.code})", code="bad_save") from None
+        return match

@@ -1,0 +1,369 @@
+"""Melds, the exact minimum-deadwood arrangement, and the showdown.
+
+Everything here works on 52-bit hand masks (see ``cards``): the cards of a
+suit are 13 consecutive bits, so runs are bit patterns and a set is one bit
+in each of three or four suits.  The public functions take and give Cards.
+
+The minimum deadwood is exact: it searches every packing of disjoint melds,
+branching on the lowest card that could be melded (either it stays deadwood
+or it is in one of the melds that contain it).  Hands with no meld, most of
+them, take a fast path of table look-ups.
+
+>>> a = best_arrangement(parse_cards("7H 7S 7D 8H 9H"))
+>>> a.points, [" ".join(map(str, m)) for m in a.melds], " ".join(map(str, a.deadwood))
+(14, ['7H 8H 9H'], '7D 7S')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from .cards import ALL_CARDS, Card, CardLike, card_mask, mask_cards, parse_cards
+from .errors import IllegalMove
+
+__all__ = [
+    "Arrangement",
+    "Layoff",
+    "best_arrangement",
+    "deadwood",
+    "all_melds",
+    "is_meld",
+    "discard_deadwoods",
+    "validate_melds",
+    "showdown",
+]
+
+_SUIT = 0x1FFF
+
+# Deadwood value of every 13-bit suit pattern.
+_VALUE13 = [0] * 8192
+for _s in range(1, 8192):
+    _low = _s & -_s
+    _VALUE13[_s] = _VALUE13[_s ^ _low] + min(_low.bit_length(), 10)
+del _s, _low
+
+_POINTS = tuple(card.points for card in ALL_CARDS)
+
+
+def mask_value(mask: int) -> int:
+    """Sum of the point values of the cards in ``mask``."""
+    v = _VALUE13
+    return v[mask & _SUIT] + v[(mask >> 13) & _SUIT] + v[(mask >> 26) & _SUIT] + v[mask >> 39]
+
+
+_RUNS13: dict[int, tuple[int, ...]] = {}
+
+
+def _runs13(s: int) -> tuple[int, ...]:
+    """Every run (3+ consecutive bits) inside the 13-bit pattern ``s``."""
+    found = _RUNS13.get(s)
+    if found is None:
+        runs = []
+        for lo in range(13):
+            if not (s >> lo) & 1:
+                continue
+            hi = lo
+            while hi + 1 < 13 and (s >> (hi + 1)) & 1:
+                hi += 1
+                if hi - lo >= 2:
+                    runs.append(((1 << (hi - lo + 1)) - 1) << lo)
+        found = _RUNS13[s] = tuple(runs)
+    return found
+
+
+def _meld_masks(mask: int) -> list[tuple[int, int]]:
+    """All melds inside ``mask`` as ``(meld_mask, value)``, in a fixed order."""
+    s0 = mask & _SUIT
+    s1 = (mask >> 13) & _SUIT
+    s2 = (mask >> 26) & _SUIT
+    s3 = mask >> 39
+    melds: list[tuple[int, int]] = []
+    three = (s0 & s1 & (s2 | s3)) | (s2 & s3 & (s0 | s1))
+    while three:
+        low = three & -three
+        three ^= low
+        r = low.bit_length() - 1
+        bits = [low << (13 * k) for k, s in enumerate((s0, s1, s2, s3)) if s & low]
+        value = min(r + 1, 10)
+        full = bits[0] | bits[1] | bits[2] | (bits[3] if len(bits) == 4 else 0)
+        melds.append((full, value * len(bits)))
+        if len(bits) == 4:
+            for b in bits:
+                melds.append((full ^ b, value * 3))
+    for k, s in enumerate((s0, s1, s2, s3)):
+        if s & (s >> 1) & (s >> 2):
+            shift = 13 * k
+            for run in _runs13(s):
+                melds.append((run << shift, _VALUE13[run]))
+    return melds
+
+
+def _pack(melds: list[tuple[int, int]]) -> tuple[int, tuple[int, ...]]:
+    """The most valuable packing of disjoint melds: ``(value, meld masks)``."""
+    if not melds:
+        return 0, ()
+    if len(melds) == 1:
+        return melds[0][1], (melds[0][0],)
+    union = 0
+    for m, _ in melds:
+        union |= m
+    low = union & -union
+    rest = [x for x in melds if not x[0] & low]
+    best_value, best = _pack(rest)
+    for m, v in melds:
+        if m & low:
+            sub_value, sub = _pack([x for x in rest if not x[0] & m])
+            if sub_value + v > best_value:
+                best_value, best = sub_value + v, (m, *sub)
+    return best_value, best
+
+
+_CACHE: dict[int, tuple[int, tuple[int, ...]]] = {}
+_CACHE_LIMIT = 200_000
+
+
+def solve(mask: int) -> tuple[int, tuple[int, ...]]:
+    """``(deadwood points, meld masks)`` of the best arrangement of a hand mask."""
+    hit = _CACHE.get(mask)
+    if hit is not None:
+        return hit
+    melds = _meld_masks(mask)
+    if melds:
+        melded, packing = _pack(melds)
+        result = (mask_value(mask) - melded, packing)
+    else:
+        result = (mask_value(mask), ())
+    if len(_CACHE) >= _CACHE_LIMIT:
+        _CACHE.clear()
+    _CACHE[mask] = result
+    return result
+
+
+def deadwood_of_mask(mask: int) -> int:
+    return solve(mask)[0]
+
+
+def discard_deadwood_masks(mask: int) -> dict[int, int]:
+    """For each card of ``mask`` (as a bit index): the deadwood left without it.
+
+    Only the cards that can be melded need a new search: removing a card that
+    is in no meld leaves the melds as they were.
+    """
+    points, _ = solve(mask)
+    union = 0
+    for m, _v in _meld_masks(mask):
+        union |= m
+    out = {}
+    rest = mask
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        i = low.bit_length() - 1
+        if low & union:
+            out[i] = solve(mask ^ low)[0]
+        else:
+            out[i] = points - _POINTS[i]
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class Arrangement:
+    """Melds and deadwood of a hand.  ``points`` is the deadwood's total."""
+
+    melds: tuple[tuple[Card, ...], ...]
+    deadwood: tuple[Card, ...]
+    points: int
+
+    @classmethod
+    def from_masks(cls, mask: int, meld_masks: Sequence[int]) -> "Arrangement":
+        melded = 0
+        for m in meld_masks:
+            melded |= m
+        rest = mask & ~melded
+        melds = tuple(sorted((_meld_cards(m) for m in meld_masks), key=_meld_sort_key))
+        return cls(melds, mask_cards(rest), mask_value(rest))
+
+    def to_dict(self) -> dict:
+        return {
+            "melds": [[str(c) for c in m] for m in self.melds],
+            "deadwood": [str(c) for c in self.deadwood],
+            "points": self.points,
+        }
+
+
+def _meld_cards(mask: int) -> tuple[Card, ...]:
+    cards = mask_cards(mask)
+    if len({c.rank for c in cards}) == 1:
+        return cards
+    return tuple(sorted(cards, key=lambda c: c.rank))
+
+
+def _meld_sort_key(meld: tuple[Card, ...]) -> tuple[int, int]:
+    return (meld[0].rank, meld[0].index)
+
+
+def best_arrangement(cards: Iterable[CardLike] | str) -> Arrangement:
+    """The arrangement with the exact minimum deadwood (ties broken in a fixed way)."""
+    mask = card_mask(parse_cards(cards) if isinstance(cards, str) else cards)
+    _, packing = solve(mask)
+    return Arrangement.from_masks(mask, packing)
+
+
+def deadwood(cards: Iterable[CardLike] | str) -> int:
+    """The exact minimum deadwood of some cards."""
+    mask = card_mask(parse_cards(cards) if isinstance(cards, str) else cards)
+    return solve(mask)[0]
+
+
+def discard_deadwoods(cards: Iterable[CardLike]) -> dict[Card, int]:
+    """For each card: the minimum deadwood of the other cards."""
+    return {ALL_CARDS[i]: d for i, d in discard_deadwood_masks(card_mask(cards)).items()}
+
+
+def all_melds(cards: Iterable[CardLike] | str) -> list[tuple[Card, ...]]:
+    """Every meld that can be made from the cards (sub-runs and 3-of-4 sets included)."""
+    mask = card_mask(parse_cards(cards) if isinstance(cards, str) else cards)
+    return [_meld_cards(m) for m, _ in _meld_masks(mask)]
+
+
+def meld_kind(mask: int) -> str | None:
+    """``"set"``, ``"run"`` or None for a mask of cards."""
+    n = mask.bit_count()
+    if n < 3:
+        return None
+    cards = mask_cards(mask)
+    if n <= 4 and len({c.rank for c in cards}) == 1:
+        return "set"
+    if len({c.suit for c in cards}) == 1:
+        s = (mask >> (13 * (cards[0].index // 13))) & _SUIT
+        low = s & -s
+        if s + low == low << n:  # n consecutive bits
+            return "run"
+    return None
+
+
+def is_meld(cards: Iterable[CardLike]) -> bool:
+    """True for a set (3-4 of a rank) or a run (3+ consecutive of a suit; ace low)."""
+    return meld_kind(card_mask(cards)) is not None
+
+
+def validate_melds(hand_mask: int, melds: Iterable[Iterable[CardLike]]) -> tuple[int, ...]:
+    """Check declared melds against a hand; return their masks or raise ``invalid_melds``."""
+    try:
+        parsed = [parse_cards(m) for m in melds]
+    except (TypeError, ValueError) as exc:
+        raise IllegalMove(f"melds are not lists of cards: {exc}", code="invalid_melds") from None
+    masks = []
+    used = 0
+    for meld in parsed:
+        m = card_mask(meld)
+        text = " ".join(map(str, meld))
+        if m.bit_count() != len(meld) or meld_kind(m) is None:
+            raise IllegalMove(f"not a meld: {text}", code="invalid_melds")
+        if m & ~hand_mask:
+            raise IllegalMove(f"meld uses cards not in the hand: {text}", code="invalid_melds")
+        if m & used:
+            raise IllegalMove(f"a card is in two melds: {text}", code="invalid_melds")
+        used |= m
+        masks.append(m)
+    return tuple(masks)
+
+
+@dataclass(frozen=True, slots=True)
+class Layoff:
+    """A defender's card laid off on the knocker's meld number ``meld``."""
+
+    card: Card
+    meld: int
+
+    def to_dict(self) -> dict:
+        return {"card": str(self.card), "meld": self.meld}
+
+
+def _packings(melds: list[tuple[int, int]]):
+    """Every packing of disjoint melds (the empty one included)."""
+    if not melds:
+        yield ()
+        return
+    union = 0
+    for m, _ in melds:
+        union |= m
+    low = union & -union
+    rest = [x for x in melds if not x[0] & low]
+    for m, _v in melds:
+        if m & low:
+            for sub in _packings([x for x in rest if not x[0] & m]):
+                yield (m, *sub)
+    yield from _packings(rest)
+
+
+def _layoffs(free: int, knocker_melds: Sequence[int]) -> list[tuple[int, int]]:
+    """The defender's cards in ``free`` that can be laid off: ``[(bit index, meld)]``.
+
+    Every card that can be laid off somewhere can be laid off together with
+    all the others (runs chain outward; a set takes its one missing card), so
+    laying off as much as possible is one pass: runs first (a card there may
+    carry the next one), then the sets.
+    """
+    out = []
+    used = 0
+    for n, m in enumerate(knocker_melds):
+        if meld_kind(m) != "run":
+            continue
+        low = (m & -m).bit_length() - 1
+        high = m.bit_length() - 1
+        base = low - low % 13
+        i = low - 1
+        while i >= base and (free >> i) & 1 and not (used >> i) & 1:
+            out.append((i, n))
+            used |= 1 << i
+            i -= 1
+        i = high + 1
+        while i < base + 13 and (free >> i) & 1 and not (used >> i) & 1:
+            out.append((i, n))
+            used |= 1 << i
+            i += 1
+    for n, m in enumerate(knocker_melds):
+        if m.bit_count() == 3 and meld_kind(m) == "set":
+            rank = (m & -m).bit_length() - 1
+            rank %= 13
+            for k in range(4):
+                i = 13 * k + rank
+                if not (m >> i) & 1 and (free >> i) & 1 and not (used >> i) & 1:
+                    out.append((i, n))
+                    used |= 1 << i
+    return out
+
+
+def showdown(
+    knocker_melds: Sequence[int], defender_mask: int, *, layoffs_allowed: bool
+) -> tuple[Arrangement, tuple[Layoff, ...]]:
+    """The defender's own melds and layoffs chosen jointly for the least deadwood.
+
+    Breaking an own meld is considered too: every packing of the defender's
+    melds is tried with the best layoffs of what it leaves.  Ties prefer fewer
+    layoffs (the defender keeps its own melds).
+    """
+    if not layoffs_allowed:
+        _, packing = solve(defender_mask)
+        return Arrangement.from_masks(defender_mask, packing), ()
+    best_key = None
+    best: tuple[tuple[int, ...], list[tuple[int, int]]] = ((), [])
+    for packing in _packings(_meld_masks(defender_mask)):
+        free = defender_mask
+        for m in packing:
+            free &= ~m
+        lays = _layoffs(free, knocker_melds)
+        laid = 0
+        for i, _n in lays:
+            laid |= 1 << i
+        key = (mask_value(free & ~laid), len(lays))
+        if best_key is None or key < best_key:
+            best_key, best = key, (packing, lays)
+    packing, lays = best
+    laid = 0
+    for i, _n in lays:
+        laid |= 1 << i
+    arrangement = Arrangement.from_masks(defender_mask & ~laid, packing)
+    return arrangement, tuple(Layoff(ALL_CARDS[i], n) for i, n in lays)

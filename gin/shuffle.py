@@ -1,0 +1,74 @@
+"""The seeded deal: the same (seed, deal number) gives the same cards, forever.
+
+Algorithm ``gin-shuffle-v1`` (changing it changes every seed's deals, so a
+change must get a new version name and keep this one for old saves):
+
+1. The seed is normalised: surrounding spaces dropped, upper-cased.
+2. A byte stream is SHA-256 in counter mode over
+   ``b"gin-shuffle-v1|" + seed + b"|" + str(deal_number)`` (UTF-8), the
+   counter a 4-byte big-endian suffix starting at 0; the stream is the
+   concatenated digests.
+3. Fisher–Yates over the cards 0..51 (``suit * 13 + rank - 1``) in order:
+   for i from 51 down to 1, j is a uniform draw in 0..i by rejection on
+   4-byte big-endian words (a word w is kept if w < 2**32 - 2**32 % (i+1),
+   then j = w % (i+1)); swap positions i and j.
+4. The resulting order is dealt: positions 0, 2, .., 18 to the non-dealer,
+   1, 3, .., 19 to the dealer, 20 is the upcard, 21..51 the stock, top first.
+
+The first dealer of a match is drawn by lot the same way: the first byte of
+``sha256(b"gin-dealer-v1|" + seed)`` is even → seat 0 deals, odd → seat 1.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+__all__ = ["ALGORITHM", "normalize_seed", "shuffled_deck", "first_dealer", "deal_cards"]
+
+ALGORITHM = "gin-shuffle-v1"
+
+
+def normalize_seed(seed: str) -> str:
+    """Seeds are case-insensitive and trimmed; an empty or non-text seed is refused."""
+    if not isinstance(seed, str) or not seed.strip():
+        raise ValueError(f"a seed must be a non-empty string, not {seed!r}")
+    seed = seed.strip().upper()
+    if len(seed) > 64 or not seed.isprintable():
+        raise ValueError(f"a seed must be at most 64 printable characters: {seed!r}")
+    return seed
+
+
+def _stream(key: bytes):
+    counter = 0
+    while True:
+        digest = hashlib.sha256(key + counter.to_bytes(4, "big")).digest()
+        for k in range(0, 32, 4):
+            yield int.from_bytes(digest[k : k + 4], "big")
+        counter += 1
+
+
+def shuffled_deck(seed: str, deal_number: int) -> list[int]:
+    """The 52 card indices in dealt order for one deal of a seeded match."""
+    key = f"{ALGORITHM}|{normalize_seed(seed)}|{int(deal_number)}".encode()
+    words = _stream(key)
+    deck = list(range(52))
+    for i in range(51, 0, -1):
+        n = i + 1
+        limit = (1 << 32) - (1 << 32) % n
+        w = next(words)
+        while w >= limit:
+            w = next(words)
+        j = w % n
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck
+
+
+def deal_cards(seed: str, deal_number: int) -> tuple[list[int], list[int], int, list[int]]:
+    """``(non-dealer's 10, dealer's 10, upcard, stock top first)`` as card indices."""
+    deck = shuffled_deck(seed, deal_number)
+    return deck[0:20:2], deck[1:20:2], deck[20], deck[21:]
+
+
+def first_dealer(seed: str) -> int:
+    digest = hashlib.sha256(f"gin-dealer-v1|{normalize_seed(seed)}".encode()).digest()
+    return digest[0] & 1

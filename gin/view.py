@@ -1,0 +1,88 @@
+"""What one seat may see: the only place that hides information.
+
+A view holds the seat's own hand, the public history of the deal (takes,
+passes, discards, where each draw came from), the cards the opponent took
+from the discard pile and still holds, counts, scores and, when the seat is
+to act, its legal actions.  The opponent's other cards and the stock order
+are never in it.  Everything is JSON-ready, cards as notation strings.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .cards import ALL_CARDS, mask_cards
+from .melds import Arrangement, discard_deadwood_masks, solve
+
+__all__ = ["match_view", "deal_view"]
+
+
+def _cards(mask: int) -> list[str]:
+    return [str(c) for c in mask_cards(mask)]
+
+
+def deal_view(deal, seat: int) -> dict[str, Any]:
+    """The seat's view of one deal (no match information)."""
+    if seat not in (0, 1):
+        raise ValueError(f"a seat is 0 or 1, not {seat!r}")
+    hand = deal.hand_masks[seat]
+    points, packing = solve(hand)
+    acting = deal.to_act == seat and deal.phase != "over"
+    view: dict[str, Any] = {
+        "seat": seat,
+        "dealer": deal.dealer,
+        "phase": deal.phase,
+        "to_act": deal.to_act,
+        "hand": _cards(hand),
+        "arrangement": Arrangement.from_masks(hand, packing).to_dict(),
+        "discard_deadwood": None,
+        "taken": None,
+        "drawn": None,
+        "opponent": {
+            "count": deal.hand_masks[1 - seat].bit_count(),
+            "known": _cards(deal.known_masks[1 - seat]),
+        },
+        "known": _cards(deal.known_masks[seat]),
+        "discard": [str(ALL_CARDS[i]) for i in deal.pile],
+        "stock_count": len(deal.stock_list),
+        "both_passed": deal.both_passed,
+        "events": [_public_event(e, seat) for e in deal.events],
+        "legal": deal.legal_actions() if acting else [],
+        "rules": deal.rules.to_dict(),
+    }
+    if acting and deal.phase == "discard":
+        view["discard_deadwood"] = {
+            str(ALL_CARDS[i]): d for i, d in sorted(discard_deadwood_masks(hand).items())
+        }
+    if deal.to_act == seat:
+        if deal.taken is not None:
+            view["taken"] = str(ALL_CARDS[deal.taken])
+        if deal.drawn is not None:
+            view["drawn"] = str(ALL_CARDS[deal.drawn])
+    return view
+
+
+def _public_event(event: dict[str, Any], seat: int) -> dict[str, Any]:
+    return dict(event)
+
+
+def match_view(match, seat: int) -> dict[str, Any]:
+    """The seat's view of the whole match (deal view plus scores and history)."""
+    view = deal_view(match.deal, seat)
+    history = [r.to_dict() for r in match.results]
+    view.update(
+        {
+            "seed": match.seed,
+            "deal_number": match.deal_number,
+            "scores": list(match.scores),
+            "wins": [sum(1 for s, _ in match.wins if s == k) for k in (0, 1)],
+            "history": history,
+            "last_deal": history[-1] if history else None,
+            "over": match.over,
+            "final": None if match.final is None else match.final.to_dict(),
+        }
+    )
+    if match.over:
+        view["legal"] = []
+        view["to_act"] = None
+    return view
