@@ -332,11 +332,9 @@ class Deal:
         return self
 
     def _refuse_phase(self, kind: str) -> None:
-        if self.phase in ("upcard_nondealer", "upcard_dealer"):
-            raise IllegalMove(
-                f"take or pass the upcard first (not {kind})", code="must_take_or_pass"
-            )
-        if self.phase == "draw":
+        if self.phase in ("upcard_nondealer", "upcard_dealer") and kind == "draw":
+            raise IllegalMove("take or pass the upcard first", code="must_take_or_pass")
+        if self.phase in ("upcard_nondealer", "upcard_dealer", "draw"):
             raise IllegalMove(f"draw a card first (not {kind})", code="must_draw_first")
         raise IllegalMove(f"discard a card first (not {kind})", code="already_drawn")
 

@@ -277,6 +277,10 @@ class Layoff:
     card: Card
     meld: int
 
+    def __iter__(self):
+        """Unpacks as ``card, meld``."""
+        return iter((self.card, self.meld))
+
     def to_dict(self) -> dict:
         return {"card": str(self.card), "meld": self.meld}
 
