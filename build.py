@@ -257,6 +257,7 @@ def build() -> dict:
         "pyodide_version": PYODIDE_VERSION,
         "micropip": f"wheels/{MICROPIP_WHEEL}",
         "gin": f"wheels/{gin_name}",
+        "gin_integrity": sri(gin_bytes),
     }
     sw_source = None
     for path in web_sources():

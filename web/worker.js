@@ -49,7 +49,7 @@ async function fetchBytes(url, stage) {
 // Pyodide logs a failed WebAssembly instantiation (e.g. a missing
 // pyodide.asm.wasm) and then waits forever. Watching the two entry points lets
 // the boot fail with a reason instead of hanging.
-function watchWasm() {
+function watchWasm(onInstantiated = () => {}) {
   let fail;
   const failed = new Promise((_, reject) => {
     fail = reject;
@@ -61,7 +61,7 @@ function watchWasm() {
     originals[name] = original;
     WebAssembly[name] = function (...args) {
       const result = original.apply(this, args);
-      result.catch((err) => {
+      result.then(onInstantiated, (err) => {
         const text = String(err && err.message ? err.message : err);
         fail(new BootError("runtime", /status|fetch|MIME/i.test(text) ? "missing_file" : "boot_failed", `pyodide.asm.wasm: ${text}`));
       });
@@ -74,6 +74,97 @@ function watchWasm() {
       Object.assign(WebAssembly, originals);
     },
   };
+}
+
+function syncfs(FS, populate) {
+  return new Promise((resolve, reject) => FS.syncfs(populate, (err) => (err ? reject(err) : resolve())));
+}
+
+function readText(FS, path) {
+  try {
+    return FS.readFile(path, { encoding: "utf8" });
+  } catch {
+    return null;
+  }
+}
+
+// site-packages lives in IndexedDB (Emscripten's IDBFS), so what micropip
+// installs survives the page: later boots import gin straight away and never
+// pay for loading and importing micropip. Any failure (IndexedDB blocked,
+// private mode) falls back to the in-memory file system.
+async function mountPersistentSite(FS, site) {
+  if (typeof indexedDB === "undefined" || !FS.filesystems || !FS.filesystems.IDBFS) return false;
+  try {
+    FS.mount(FS.filesystems.IDBFS, {}, site);
+  } catch {
+    return false;
+  }
+  try {
+    await syncfs(FS, true);
+    return true;
+  } catch {
+    try {
+      FS.unmount(site);
+    } catch {
+      // already gone
+    }
+    return false;
+  }
+}
+
+function clearDirectory(pyodide, path) {
+  pyodide.runPython(`
+import os, shutil, sys
+for _name in os.listdir(${JSON.stringify(path)}):
+    _p = os.path.join(${JSON.stringify(path)}, _name)
+    if os.path.isdir(_p) and not os.path.islink(_p):
+        shutil.rmtree(_p)
+    else:
+        os.remove(_p)
+for _name in [m for m in sys.modules if m == "gin" or m.startswith("gin.") or m == "micropip" or m.startswith("micropip.")]:
+    del sys.modules[_name]
+`);
+}
+
+function importBridge(pyodide) {
+  pyodide.runPython("import importlib; importlib.invalidate_caches()");
+  return pyodide.pyimport("gin.bridge");
+}
+
+// micropip from our own copy of its wheel, then our wheel through micropip.
+async function installWithMicropip(pyodide, micropipURL, ginURL, ginBytes) {
+  post({ type: "progress", stage: "installer" });
+  const errors = [];
+  await pyodide.loadPackage(micropipURL, { messageCallback: () => {}, errorCallback: (m) => errors.push(m) });
+  // loadPackage reports a failed wheel instead of throwing: importing is the
+  // check that counts.
+  let micropip;
+  try {
+    micropip = pyodide.pyimport("micropip");
+  } catch (err) {
+    throw new BootError("installer", "missing_file", `micropip (${micropipURL}): ${errors.join(" ") || err}`);
+  }
+  post({ type: "progress", stage: "engine" });
+  const bytes = await ginBytes;
+  // Hand micropip the bytes fetched during the boot, through Pyodide's file
+  // system, instead of a second request for the same wheel.
+  const name = ginURL.slice(ginURL.lastIndexOf("/") + 1);
+  const wheelPath = `/tmp/${name}`;
+  pyodide.FS.writeFile(wheelPath, bytes);
+  const install = micropip.install;
+  try {
+    await install.callKwargs(`emfs:${wheelPath}`, { deps: false });
+  } catch (err) {
+    throw new BootError("engine", "boot_failed", `micropip.install(${ginURL}): ${err}`);
+  } finally {
+    install.destroy();
+    micropip.destroy();
+    try {
+      pyodide.FS.unlink(wheelPath);
+    } catch {
+      // nothing to clean up
+    }
+  }
 }
 
 async function boot() {
@@ -89,10 +180,8 @@ async function boot() {
   const indexURL = abs(BUILD.pyodide);
   const micropipURL = abs(BUILD.micropip);
   const ginURL = abs(BUILD.gin);
-  const ginName = ginURL.slice(ginURL.lastIndexOf("/") + 1);
 
-  // Our wheel downloads while Pyodide boots; micropip loads during the boot
-  // too (loadPyodide's `packages` run alongside its own start-up).
+  // Our wheel downloads while Pyodide boots.
   const ginBytes = fetchBytes(ginURL, "engine");
   ginBytes.catch(() => {}); // reported when awaited below
 
@@ -102,15 +191,15 @@ async function boot() {
   } catch (err) {
     throw new BootError("runtime", "missing_file", `${indexURL}pyodide.mjs: ${err}`);
   }
+  mark("loader");
   const messages = [];
-  const wasm = watchWasm();
+  const wasm = watchWasm(() => mark("wasm"));
   let pyodide;
   try {
     pyodide = await Promise.race([
       loadPyodide({
         indexURL,
         packageBaseUrl: indexURL,
-        packages: [micropipURL],
         stdout: (line) => messages.push(line),
         stderr: (line) => messages.push(line),
       }),
@@ -126,43 +215,34 @@ async function boot() {
   }
   mark("runtime");
 
-  // loadPackage reports a failed wheel on the console instead of throwing;
-  // importing is the check that counts.
-  post({ type: "progress", stage: "installer" });
-  let micropip;
-  try {
-    micropip = pyodide.pyimport("micropip");
-  } catch (err) {
-    throw new BootError("installer", "missing_file", `micropip (${micropipURL}): ${err}`);
+  const site = pyodide.runPython("import site; site.getsitepackages()[0]");
+  const persistent = await mountPersistentSite(pyodide.FS, site);
+  const stampPath = `${site}/.gin-wheel`;
+  let module = null;
+  if (persistent && readText(pyodide.FS, stampPath) === BUILD.gin_integrity) {
+    // micropip installed this very wheel on an earlier visit.
+    post({ type: "progress", stage: "engine" });
+    try {
+      module = importBridge(pyodide);
+      timings.reused = 1;
+    } catch {
+      module = null; // a damaged copy: install afresh below
+    }
   }
-  mark("installer");
-
-  post({ type: "progress", stage: "engine" });
-  const bytes = await ginBytes;
-  // Hand micropip the bytes we already have, through Pyodide's file system,
-  // instead of a second request for the same wheel.
-  const wheelPath = `/tmp/${ginName}`;
-  pyodide.FS.writeFile(wheelPath, bytes);
-  const install = micropip.install;
-  try {
-    await install.callKwargs(`emfs:${wheelPath}`, { deps: false });
-  } catch (err) {
-    throw new BootError("engine", "boot_failed", `micropip.install(${ginURL}): ${err}`);
-  } finally {
-    install.destroy();
-    micropip.destroy();
+  if (!module) {
+    if (persistent) clearDirectory(pyodide, site); // another build's packages
+    await installWithMicropip(pyodide, micropipURL, ginURL, ginBytes);
+    mark("installer");
+    try {
+      module = importBridge(pyodide);
+    } catch (err) {
+      throw new BootError("engine", "boot_failed", `import gin.bridge: ${err}`);
+    }
+    if (persistent) pyodide.FS.writeFile(stampPath, BUILD.gin_integrity);
   }
-  try {
-    pyodide.FS.unlink(wheelPath);
-  } catch {
-    // nothing to clean up
-  }
-  let module;
-  try {
-    module = pyodide.pyimport("gin.bridge");
-  } catch (err) {
-    throw new BootError("engine", "boot_failed", `import gin.bridge: ${err}`);
-  }
+  // Persist the installed files (and the bytecode the imports just wrote)
+  // without holding up readiness.
+  if (persistent) syncfs(pyodide.FS, false).catch(() => {});
   mark("engine");
   return { pyodide, module, timings };
 }

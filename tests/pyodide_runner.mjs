@@ -1,0 +1,71 @@
+// Plays a seeded match through gin.bridge inside real Pyodide under Node.js,
+// the way the browser's worker does (micropip installs the gin wheel), and
+// writes the transcript as JSON. tests/test_pyodide_node.py plays the same
+// match in CPython and compares.
+//
+// usage: node tests/pyodide_runner.mjs <dist dir> <out.json> <seed> [level] [max steps]
+
+import { readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const [distDir, outPath, seed, level = "normal", maxSteps = "4000"] = process.argv.slice(2);
+if (!distDir || !outPath || !seed) {
+  console.error("usage: node tests/pyodide_runner.mjs <dist dir> <out.json> <seed> [level] [max steps]");
+  process.exit(2);
+}
+
+const pyodideDir = path.resolve(here, "..", "web", "node_modules", "pyodide");
+const { loadPyodide } = await import(pathToFileURL(path.join(pyodideDir, "pyodide.mjs")).href);
+const manifest = JSON.parse(await readFile(path.join(distDir, "manifest.json"), "utf8"));
+
+const log = [];
+const pyodide = await loadPyodide({
+  indexURL: pyodideDir + path.sep,
+  stdout: (line) => log.push(line),
+  stderr: (line) => log.push(line),
+});
+
+// micropip from its wheel in dist/ (never from a CDN), then the gin wheel.
+await pyodide.loadPackage(path.join(distDir, manifest.build.micropip), {
+  messageCallback: (m) => log.push(m),
+  errorCallback: (m) => log.push(m),
+});
+const micropip = pyodide.pyimport("micropip"); // throws if the wheel did not load
+const ginWheel = path.join(distDir, manifest.build.gin);
+const inFs = `/tmp/${path.basename(ginWheel)}`;
+pyodide.FS.writeFile(inFs, await readFile(ginWheel));
+await micropip.install.callKwargs(`emfs:${inFs}`, { deps: false });
+const bridge = pyodide.pyimport("gin.bridge");
+
+const transcript = [];
+function call(method, params) {
+  const fn = bridge[method];
+  try {
+    const answer = JSON.parse(fn(JSON.stringify(params)));
+    transcript.push({ method, params, answer });
+    return answer;
+  } finally {
+    fn.destroy();
+  }
+}
+
+// The same policy as the CPython side: the human follows the hint (first legal
+// action if there is none), the computer plays through computer_step.
+let answer = call("new_match", { seed, profile: "traditional", options: {}, level });
+let steps = 0;
+while (answer.ok && !answer.view.over && steps < Number(maxSteps)) {
+  steps++;
+  const view = answer.view;
+  if (view.to_act === 0) {
+    const hint = call("hint", {});
+    const action = hint.ok ? hint.hint.action : view.legal[0];
+    answer = call("act", { action });
+  } else {
+    answer = call("computer_step", {});
+  }
+}
+call("save", {});
+
+await writeFile(outPath, JSON.stringify({ transcript, steps, python: pyodide.runPython("import sys; sys.version") }));

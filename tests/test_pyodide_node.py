@@ -1,0 +1,76 @@
+"""The engine inside real Pyodide (Node.js) plays a seeded match exactly as CPython does."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+DIST = ROOT / "dist"
+RUNNER = Path(__file__).with_name("pyodide_runner.mjs")
+MAX_STEPS = 4000
+
+
+def cpython_transcript(seed: str, level: str) -> list[dict]:
+    """The runner's policy, in CPython: the human follows the hint, the computer steps."""
+    from gin import bridge
+
+    transcript: list[dict] = []
+
+    def call(method: str, params: dict) -> dict:
+        answer = json.loads(getattr(bridge, method)(json.dumps(params)))
+        transcript.append({"method": method, "params": params, "answer": answer})
+        return answer
+
+    answer = call("new_match", {"seed": seed, "profile": "traditional", "options": {}, "level": level})
+    steps = 0
+    while answer["ok"] and not answer["view"]["over"] and steps < MAX_STEPS:
+        steps += 1
+        view = answer["view"]
+        if view["to_act"] == 0:
+            hint = call("hint", {})
+            action = hint["hint"]["action"] if hint["ok"] else view["legal"][0]
+            answer = call("act", {"action": action})
+        else:
+            answer = call("computer_step", {})
+    call("save", {})
+    return transcript
+
+
+def pyodide_transcript(tmp_path: Path, seed: str, level: str) -> dict:
+    node = shutil.which("node")
+    if node is None:
+        pytest.fail("node is needed to run Pyodide under Node.js")
+    if not (DIST / "manifest.json").exists():
+        pytest.fail("dist/ is not built: run `python3 build.py build` (or `python3 build.py test`)")
+    if not (ROOT / "web" / "node_modules" / "pyodide").is_dir():
+        pytest.fail("web/node_modules/pyodide is missing: run `python3 build.py build`")
+    out = tmp_path / "transcript.json"
+    proc = subprocess.run(
+        [node, str(RUNNER), str(DIST), str(out), seed, level, str(MAX_STEPS)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert proc.returncode == 0, f"runner failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}"
+    return json.loads(out.read_text())
+
+
+@pytest.mark.parametrize("seed", ["K7Q2-M9XD"])
+def test_seeded_match_is_identical_in_pyodide_and_cpython(tmp_path, seed):
+    level = "normal"
+    expected = cpython_transcript(seed, level)
+    got = pyodide_transcript(tmp_path, seed, level)
+    assert got["python"].startswith("3."), got["python"]
+    transcript = got["transcript"]
+
+    final = expected[-2]["answer"]
+    assert final["ok"] and final["view"]["over"], "the match was played to its end"
+    for i, (want, have) in enumerate(zip(expected, transcript)):
+        assert have == want, f"step {i} ({want['method']}) differs between CPython and Pyodide"
+    assert len(transcript) == len(expected)
