@@ -1,55 +1,85 @@
-"""The computer opponent (placeholder until the real levels land).
+"""The computer opponent: ``choose(view, level)`` and ``hint(view)``.
 
-``choose(view, level)`` decides from a seat's view only.  For now every
-level plays the minimum-deadwood greedy line.
+A decision is a pure function of one seat's view (exactly ``Match.view(seat)``)
+and the level: never the full state, the opponent's hidden cards, the stock
+order or the seed.  Anything that looks random is drawn from a digest of the
+view's public position, so the same view always gets the same answer and a
+replayed match replays exactly (in CPython and in Pyodide alike).
+
+Levels:
+
+- ``easy`` (Fácil): a casual beginner.  Takes a card only when it completes a
+  meld, never breaks a meld, knocks as soon as it can, ignores the opponent
+  and often throws the wrong loose card.
+- ``normal`` (Normal): keeps pairs and connected cards with live outs, avoids
+  feeding the opponent what it picked up, knocks early with low deadwood.
+- ``hard`` (Difícil): tracks every card seen (discards, pick-ups, refusals),
+  keeps a belief about the opponent's hidden cards, scores hands by the
+  deadwood expected after the next draw, prefers safe discards, and declares
+  the knock arrangement that leaves the defender the fewest layoffs.
+- ``baseline``: the EAAI "Simple" player, for measurement only (not in the UI).
+- ``random``: a uniformly random legal player, for the arena only.
+
+``hint(view)`` is the ``hard`` choice with one reason code.  Reason codes
+(the UI translates them):
+
+- ``big_gin_available``: declare big gin (all eleven cards melded).
+- ``gin_available``: knock with no deadwood (gin).
+- ``knock_now``: knock now, deadwood within the limit.
+- ``completes_meld``: take the upcard / discard because it completes a meld.
+- ``take_upcard``: take the upcard: it improves the hand even without a meld.
+- ``take_discard``: draw the top of the discard pile: it improves the hand.
+- ``pass_upcard``: pass the upcard.
+- ``draw_stock``: draw from the stock.
+- ``safe_discard``: discard this card: it is less likely to help the opponent.
+- ``high_deadwood``: discard a high loose card.
+- ``min_deadwood``: discard the card that leaves the best hand.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from ..cards import card_mask
-from ..melds import solve
+from .policy import DECIDE
 
-__all__ = ["choose", "hint", "LEVELS"]
+__all__ = ["choose", "hint", "LEVELS", "ARENA_LEVELS", "REASONS"]
 
+#: The levels a player can choose in the UI.
 LEVELS = ("easy", "normal", "hard")
+#: Every level ``choose`` accepts (the arena's measuring players included).
+ARENA_LEVELS = ("easy", "normal", "hard", "baseline", "random")
+
+REASONS = (
+    "big_gin_available",
+    "gin_available",
+    "knock_now",
+    "completes_meld",
+    "take_upcard",
+    "take_discard",
+    "pass_upcard",
+    "draw_stock",
+    "safe_discard",
+    "high_deadwood",
+    "min_deadwood",
+)
+
+
+def _decide(view: dict[str, Any], level: str) -> tuple[dict[str, Any], str]:
+    if not view.get("legal"):
+        raise ValueError("the view has no legal action: not this seat's turn")
+    decide = DECIDE.get(level)
+    if decide is None:
+        raise ValueError(f"unknown level {level!r} (expected one of {', '.join(ARENA_LEVELS)})")
+    return decide(view)
 
 
 def choose(view: dict[str, Any], level: str = "normal") -> dict[str, Any]:
-    legal = view["legal"]
-    if not legal:
-        raise ValueError("the view has no legal action: not this seat's turn")
-    kinds = {a["type"] for a in legal}
-    hand = card_mask(view["hand"])
-    if "take" in kinds:
-        top = card_mask(view["discard"][-1:])
-        return {"type": "take"} if solve(hand | top)[0] < solve(hand)[0] - 4 else {"type": "pass"}
-    if "draw" in kinds:
-        if len(legal) > 1:
-            top = card_mask(view["discard"][-1:])
-            before = min(_after_discards(hand | top, top))
-            if before < solve(hand)[0]:
-                return {"type": "draw", "from": "discard"}
-        return {"type": "draw", "from": "stock"}
-    knocks = [a for a in legal if a["type"] in ("knock", "big_gin")]
-    if knocks:
-        return knocks[0]
-    discards = [a for a in legal if a["type"] == "discard"]
-    return min(discards, key=lambda a: solve(hand & ~card_mask([a["card"]]))[0])
-
-
-def _after_discards(hand: int, keep: int) -> list[int]:
-    out = []
-    rest = hand & ~keep
-    while rest:
-        low = rest & -rest
-        rest ^= low
-        out.append(solve(hand ^ low)[0])
-    return out
+    """The action this level plays from ``view`` (one of its legal actions, or a knock
+    with the melds it declares)."""
+    return _decide(view, level)[0]
 
 
 def hint(view: dict[str, Any]) -> dict[str, Any]:
-    action = choose(view, "hard")
-    reason = {"knock": "knock_now", "big_gin": "gin_available"}.get(action["type"], "min_deadwood")
+    """``{"action": <the hard choice>, "reason": <reason code>}``."""
+    action, reason = _decide(view, "hard")
     return {"action": action, "reason": reason}

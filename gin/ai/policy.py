@@ -1,0 +1,461 @@
+"""The levels' decisions.  Each ``decide_*`` takes a view and returns
+``(action, reason)``; ``gin.ai.choose`` keeps the action, ``hint`` both.
+
+The hand evaluation of ``normal`` and ``hard`` is built on gin.melds'
+bitmask solver: a 10-card hand is scored by the deadwood it can expect
+after the next draw (one ply over the unseen cards, each weighted by the
+chance that it is in the stock), so pairs and run draws with live outs are
+kept and dead cards go first.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..melds import _meld_masks, _packings, discard_deadwood_masks, mask_value, meld_kind, solve
+from .knowledge import NEAR1, NEAR2, POINTS, Knowledge, bits, mask_of, seeded_index
+
+Action = dict[str, Any]
+Decision = tuple[Action, str]
+
+
+
+def _name(i: int) -> str:
+    from ..cards import ALL_CARDS
+
+    return str(ALL_CARDS[i])
+
+
+_NAMES = [_name(i) for i in range(52)]
+
+
+def _melds_json(masks) -> list[list[str]]:
+    from ..melds import Arrangement
+
+    # Arrangement sorts melds and cards in the engine's fixed order.
+    arr = Arrangement.from_masks(_union(masks), masks)
+    return [[str(c) for c in m] for m in arr.melds]
+
+
+def _union(masks) -> int:
+    u = 0
+    for m in masks:
+        u |= m
+    return u
+
+
+def _kinds(view: dict[str, Any]) -> set[str]:
+    return {a["type"] for a in view["legal"]}
+
+
+def _in_meld(mask: int, card: int) -> bool:
+    """Is ``card`` in a meld of the best arrangement of ``mask``?"""
+    for m in solve(mask)[1]:
+        if (m >> card) & 1:
+            return True
+    return False
+
+
+# --------------------------------------------------------------------------
+# Knocking
+
+
+def _knock_options(k: Knowledge, hand: int) -> list[tuple[int, int, tuple[int, ...]]]:
+    """Every legal knock: ``(discard, deadwood, meld masks)`` over all arrangements."""
+    out = []
+    limit = k.knock_limit
+    for i, points in discard_deadwood_masks(hand).items():
+        if i == k.taken or points > limit:
+            continue
+        rest = hand & ~(1 << i)
+        value = mask_value(rest)
+        for packing in _packings(_meld_masks(rest)):
+            dw = value - mask_value(_union(packing))
+            if dw <= limit:
+                out.append((i, dw, packing))
+    return out
+
+
+def _layoff_risk(k: Knowledge, packing: tuple[int, ...], prob: list[float]) -> float:
+    """Expected points the defender lays off on these melds."""
+    risk = 0.0
+    for m in packing:
+        if meld_kind(m) == "run":
+            low = (m & -m).bit_length() - 1
+            high = m.bit_length() - 1
+            base = low - low % 13
+            p = 1.0
+            i = low - 1
+            while i >= base and p > 0.01:
+                p *= prob[i]
+                risk += p * POINTS[i]
+                i -= 1
+            p = 1.0
+            i = high + 1
+            while i < base + 13 and p > 0.01:
+                p *= prob[i]
+                risk += p * POINTS[i]
+                i += 1
+        elif m.bit_count() == 3:
+            rank = ((m & -m).bit_length() - 1) % 13
+            for s in range(4):
+                i = 13 * s + rank
+                if not (m >> i) & 1:
+                    risk += prob[i] * POINTS[i]
+    return risk
+
+
+def _best_knock(k: Knowledge, hand: int, slack: int) -> tuple[int, int, tuple[int, ...]] | None:
+    """The knock to declare: least deadwood plus expected layoffs (within ``slack`` points)."""
+    options = _knock_options(k, hand)
+    if not options:
+        return None
+    least = min(dw for _, dw, _ in options)
+    prob = k.opp_prob()
+    best = None
+    best_key = None
+    for i, dw, packing in options:
+        if dw > least + slack:
+            continue
+        risk = 0.0 if dw == 0 else _layoff_risk(k, packing, prob)
+        key = (dw + risk, dw, -POINTS[i], i)
+        if best_key is None or key < best_key:
+            best_key, best = key, (i, dw, packing)
+    return best
+
+
+def _knock_action(i: int, packing: tuple[int, ...]) -> Action:
+    return {"type": "knock", "card": _NAMES[i], "melds": _melds_json(packing)}
+
+
+def _big_gin(view: dict[str, Any]) -> Action | None:
+    for a in view["legal"]:
+        if a["type"] == "big_gin":
+            return a
+    return None
+
+
+def _simple_knock(view: dict[str, Any]) -> Action | None:
+    """The engine's proposed knock with the least deadwood (first in fixed order)."""
+    best = None
+    best_dw = None
+    for a in view["legal"]:
+        if a["type"] == "knock":
+            dw = view["discard_deadwood"][a["card"]]
+            if best is None or dw < best_dw:
+                best, best_dw = a, dw
+    return best
+
+
+# --------------------------------------------------------------------------
+# baseline: the EAAI "Simple" player
+
+
+def decide_baseline(view: dict[str, Any]) -> Decision:
+    kinds = _kinds(view)
+    hand = mask_of(view["hand"])
+    if "take" in kinds or ("draw" in kinds and len(view["legal"]) > 1):
+        top = mask_of(view["discard"][-1:])
+        t = top.bit_length() - 1
+        wants = _in_meld(hand | top, t)
+        if "take" in kinds:
+            return ({"type": "take"}, "completes_meld") if wants else ({"type": "pass"}, "pass_upcard")
+        if wants:
+            return {"type": "draw", "from": "discard"}, "completes_meld"
+        return {"type": "draw", "from": "stock"}, "draw_stock"
+    if "draw" in kinds:
+        return {"type": "draw", "from": "stock"}, "draw_stock"
+    big = _big_gin(view)
+    if big is not None:
+        return big, "big_gin_available"
+    knock = _simple_knock(view)
+    if knock is not None:
+        dw = view["discard_deadwood"][knock["card"]]
+        return knock, "gin_available" if dw == 0 else "knock_now"
+    dd = view["discard_deadwood"]
+    taken = view.get("taken")
+    options = [c for c in view["hand"] if c != taken]
+    least = min(dd[c] for c in options)
+    ties = [c for c in options if dd[c] == least]
+    card = ties[seeded_index(view, len(ties), "baseline")]
+    return {"type": "discard", "card": card}, "min_deadwood"
+
+
+# --------------------------------------------------------------------------
+# random: a uniformly random legal player (arena only)
+
+
+def decide_random(view: dict[str, Any]) -> Decision:
+    legal = view["legal"]
+    return legal[seeded_index(view, len(legal), "random")], "random"
+
+
+# --------------------------------------------------------------------------
+# easy: a casual beginner
+
+
+def decide_easy(view: dict[str, Any]) -> Decision:
+    """Takes only what completes a meld, throws away its highest loose card most
+    of the time (a random loose card otherwise), knocks as soon as it can."""
+    kinds = _kinds(view)
+    if kinds & {"take", "draw"}:
+        return decide_baseline(view)
+    big = _big_gin(view)
+    if big is not None:
+        return big, "big_gin_available"
+    knock = _simple_knock(view)
+    if knock is not None:
+        return knock, "gin_available" if view["discard_deadwood"][knock["card"]] == 0 else "knock_now"
+    hand = mask_of(view["hand"])
+    taken = view.get("taken")
+    melded = _union(solve(hand)[1])
+    loose = [c for c in view["hand"] if c != taken and not (mask_of([c]) & melded)]
+    if not loose:
+        return decide_baseline(view)
+    if seeded_index(view, 100, "easy-slip") < 35:
+        card = loose[seeded_index(view, len(loose), "easy-pick")]
+        return {"type": "discard", "card": card}, "high_deadwood"
+    top_points = max(POINTS[mask_of([c]).bit_length() - 1] for c in loose)
+    high = [c for c in loose if POINTS[mask_of([c]).bit_length() - 1] == top_points]
+    card = high[seeded_index(view, len(high), "easy-high")]
+    return {"type": "discard", "card": card}, "high_deadwood"
+
+
+# --------------------------------------------------------------------------
+# Hand evaluation shared by normal and hard
+
+
+class Evaluator:
+    """Scores 10-card hands by the deadwood expected after the next draw."""
+
+    def __init__(self, k: Knowledge, *, use_belief: bool, knock_bonus: float, gin_bonus: float) -> None:
+        self.k = k
+        self.limit = k.knock_limit
+        self.knock_bonus = knock_bonus
+        self.gin_bonus = gin_bonus
+        unseen = bits(k.unseen)
+        if use_belief:
+            prob = k.opp_prob()
+            w = {c: 1.0 - prob[c] for c in unseen}
+        else:
+            w = {c: 1.0 for c in unseen}
+        total = sum(w.values()) or 1.0
+        self.weight = {c: x / total for c, x in w.items()}
+        by_points = [0.0] * 11
+        for c, x in self.weight.items():
+            by_points[POINTS[c]] += x
+        self.by_points = [(p, x) for p, x in enumerate(by_points) if x > 0]
+        self.cache: dict[int, float] = {}
+
+    def f(self, d: int) -> float:
+        if d > self.limit:
+            return float(d)
+        if d == 0:
+            return -self.knock_bonus - self.gin_bonus
+        return d - self.knock_bonus
+
+    def value(self, hand: int) -> float:
+        hit = self.cache.get(hand)
+        if hit is not None:
+            return hit
+        f = self.f
+        d0 = solve(hand)[0]
+        dd = discard_deadwood_masks(hand)
+        least = min(dd.values())
+        total = 0.0
+        for p, x in self.by_points:
+            total += x * f(min(d0, least + p))
+        for c, x in self.weight.items():
+            if (NEAR2[c] & hand).bit_count() >= 2:
+                after = min(discard_deadwood_masks(hand | (1 << c)).values())
+                plain = min(d0, least + POINTS[c])
+                if after < plain:
+                    total += x * (f(after) - f(plain))
+        self.cache[hand] = total
+        return total
+
+
+def _potential(k: Knowledge, hand: int) -> float:
+    """Cheap hand potential (normal): live cards that would meld with two loose cards."""
+    d, packing = solve(hand)
+    melded = _union(packing)
+    loose = hand & ~melded
+    live = k.unseen
+    outs = 0
+    for i in bits(loose):
+        rank, suit = i % 13, i // 13
+        # pairs of a rank: the two other cards of that rank
+        for s in range(4):
+            j = 13 * s + rank
+            if s != suit and (loose >> j) & 1 and j > i:
+                outs += ((live >> (rank)) & 1) + ((live >> (13 + rank)) & 1) + ((live >> (26 + rank)) & 1) + (
+                    (live >> (39 + rank)) & 1
+                )
+        base = 13 * suit
+        if rank + 1 < 13 and (loose >> (i + 1)) & 1:
+            if rank >= 1 and (live >> (i - 1)) & 1:
+                outs += 1
+            if rank + 2 < 13 and (live >> (i + 2)) & 1:
+                outs += 1
+        if rank + 2 < 13 and (loose >> (i + 2)) & 1 and (live >> (i + 1)) & 1:
+            outs += 1
+        del base
+    # meld extensions (run ends, fourth of a set) are outs for low deadwood too
+    ext = 0
+    for m in packing:
+        if meld_kind(m) == "run":
+            low = (m & -m).bit_length() - 1
+            high = m.bit_length() - 1
+            if low % 13 and (live >> (low - 1)) & 1:
+                ext += 1
+            if high % 13 != 12 and (live >> (high + 1)) & 1:
+                ext += 1
+        elif m.bit_count() == 3:
+            rank = ((m & -m).bit_length() - 1) % 13
+            ext += sum(1 for s in range(4) if (live >> (13 * s + rank)) & 1)
+    return d - 1.2 * outs - 0.3 * ext
+
+
+# --------------------------------------------------------------------------
+# normal and hard
+
+
+class Params:
+    def __init__(self, **kw: float) -> None:
+        self.__dict__.update(kw)
+
+
+NORMAL = Params(danger=4.0)
+HARD = Params(danger=6.0, knock_bonus=4.0, gin_bonus=2.0, take_margin=0.0, layoff_slack=2)
+
+
+def _hand_score_normal(k: Knowledge, hand: int, card: int) -> float:
+    score = _potential(k, hand)
+    # avoid feeding the opponent: neighbours of what it picked up
+    if NEAR2[card] & k.opp_picked:
+        score += NORMAL.danger
+    return score
+
+
+def decide_normal(view: dict[str, Any]) -> Decision:
+    k = Knowledge(view)
+    kinds = _kinds(view)
+    hand = k.hand
+    if "take" in kinds or ("draw" in kinds and len(view["legal"]) > 1):
+        t = k.top
+        with_top = hand | (1 << t)
+        best = min(_hand_score_normal(k, with_top & ~(1 << d), d) for d in bits(hand))
+        stay = _potential(k, hand) - 1.0
+        take = best < stay - 2.0 or _in_meld(with_top, t)
+        if "take" in kinds:
+            return ({"type": "take"}, "take_upcard") if take else ({"type": "pass"}, "pass_upcard")
+        if take:
+            return {"type": "draw", "from": "discard"}, "completes_meld" if _in_meld(with_top, t) else "take_upcard"
+        return {"type": "draw", "from": "stock"}, "draw_stock"
+    if "draw" in kinds:
+        return {"type": "draw", "from": "stock"}, "draw_stock"
+    big = _big_gin(view)
+    if big is not None:
+        return big, "big_gin_available"
+    knock = _simple_knock(view)
+    if knock is not None:
+        dw = view["discard_deadwood"][knock["card"]]
+        # knocks early with low deadwood; late in the deal only when quite low
+        if dw == 0 or dw <= 10 - (0 if k.stock_count > 12 else 4):
+            return knock, "gin_available" if dw == 0 else "knock_now"
+    best = None
+    best_key = None
+    for d in bits(hand):
+        if d == k.taken:
+            continue
+        key = (_hand_score_normal(k, hand & ~(1 << d), d), -POINTS[d], d)
+        if best_key is None or key < best_key:
+            best_key, best = key, d
+    return {"type": "discard", "card": _NAMES[best]}, "min_deadwood"
+
+
+def _hard_discard(k: Knowledge, ev: Evaluator, hand: int) -> tuple[int, float, str]:
+    """The discard minimising expected deadwood plus what it may give the opponent."""
+    scored = []
+    for d in bits(hand):
+        if d == k.taken:
+            continue
+        v = ev.value(hand & ~(1 << d))
+        danger = k.danger(d)
+        scored.append((v + HARD.danger * danger, -POINTS[d], d, v))
+    scored.sort()
+    key, _, d, v = scored[0]
+    plain = min(scored, key=lambda s: (s[3], s[1], s[2]))
+    reason = "safe_discard" if plain[2] != d else ("high_deadwood" if POINTS[d] >= 8 else "min_deadwood")
+    return d, key, reason
+
+
+def _stock_value(k: Knowledge, ev: Evaluator, hand: int) -> float:
+    """Expected score after drawing from the stock and discarding by least deadwood."""
+    d0 = solve(hand)[0]
+    dd = discard_deadwood_masks(hand)
+    least_card = min(dd, key=lambda i: (dd[i], -POINTS[i], i))
+    least = dd[least_card]
+    total = 0.0
+    for c, x in ev.weight.items():
+        with_c = hand | (1 << c)
+        if (NEAR2[c] & hand).bit_count() >= 2:
+            dd2 = discard_deadwood_masks(with_c)
+            d = min(dd2, key=lambda i: (dd2[i], -POINTS[i], i))
+            after = with_c & ~(1 << d)
+        elif d0 <= least + POINTS[c]:
+            after = hand
+        else:
+            after = with_c & ~(1 << least_card)
+        total += x * ev.value(after)
+    return total
+
+
+def decide_hard(view: dict[str, Any]) -> Decision:
+    k = Knowledge(view)
+    kinds = _kinds(view)
+    hand = k.hand
+    ev = Evaluator(k, use_belief=True, knock_bonus=HARD.knock_bonus, gin_bonus=HARD.gin_bonus)
+    if "take" in kinds or ("draw" in kinds and len(view["legal"]) > 1):
+        t = k.top
+        with_top = hand | (1 << t)
+        take_best = None
+        for d in bits(hand):
+            v = ev.value(with_top & ~(1 << d)) + HARD.danger * k.danger(d)
+            if take_best is None or v < take_best:
+                take_best = v
+        if k.big_gin and solve(with_top)[0] == 0:
+            if "take" in kinds:
+                return {"type": "take"}, "big_gin_available"
+            return {"type": "draw", "from": "discard"}, "big_gin_available"
+        stock = _stock_value(k, ev, hand)
+        take = take_best < stock - HARD.take_margin
+        melds = _in_meld(with_top, t)
+        if "take" in kinds:
+            return ({"type": "take"}, "completes_meld" if melds else "take_upcard") if take else (
+                {"type": "pass"},
+                "pass_upcard",
+            )
+        if take:
+            return {"type": "draw", "from": "discard"}, "completes_meld" if melds else "take_discard"
+        return {"type": "draw", "from": "stock"}, "draw_stock"
+    if "draw" in kinds:
+        return {"type": "draw", "from": "stock"}, "draw_stock"
+    big = _big_gin(view)
+    if big is not None:
+        return big, "big_gin_available"
+    knock = _best_knock(k, hand, HARD.layoff_slack)
+    if knock is not None:
+        i, dw, packing = knock
+        return _knock_action(i, packing), "gin_available" if dw == 0 else "knock_now"
+    d, _, reason = _hard_discard(k, ev, hand)
+    return {"type": "discard", "card": _NAMES[d]}, reason
+
+
+DECIDE = {
+    "easy": decide_easy,
+    "normal": decide_normal,
+    "hard": decide_hard,
+    "baseline": decide_baseline,
+    "random": decide_random,
+}

@@ -1,0 +1,185 @@
+"""The strength arena: full matches between two computer levels.
+
+    python3 -m gin.arena --a hard --b baseline --matches 500 --profile traditional --seed 1
+
+Match ``n`` uses the seed ``"<seed>-<n>"``; player A sits at seat ``n % 2``
+(seats alternate).  Matches run in parallel on every core.  A match that has
+not finished after ``--max-deals`` deals is stopped (it is scored by its
+running totals and counted as capped).  Printed: match win rate of A with a
+95% Wilson interval, points per deal, knock/gin/undercut rates per side and
+the time per decision (median, p99) per side.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import ai
+from .match import Match
+from .rules import Rules
+
+__all__ = ["play_match", "run_arena", "MatchStats", "wilson", "main"]
+
+
+@dataclass
+class MatchStats:
+    """One match from A's point of view (side 0 = A, side 1 = B)."""
+
+    winner: int | None = None  # side, None for a draw
+    capped: bool = False
+    deals: int = 0
+    void: int = 0
+    points: list[int] = field(default_factory=lambda: [0, 0])  # deal points scored
+    knocks: list[int] = field(default_factory=lambda: [0, 0])  # knocks that won (not gin)
+    gins: list[int] = field(default_factory=lambda: [0, 0])
+    big_gins: list[int] = field(default_factory=lambda: [0, 0])
+    undercut: list[int] = field(default_factory=lambda: [0, 0])  # times this side was undercut
+    times: list[list[float]] = field(default_factory=lambda: [[], []])
+    actions: list[dict[str, Any]] = field(default_factory=list)
+
+
+def play_match(
+    a: str, b: str, seed: str, *, a_seat: int = 0, rules: Rules | None = None, max_deals: int = 200,
+    keep_actions: bool = False,
+) -> MatchStats:
+    """Play one match; ``a`` sits at ``a_seat``."""
+    m = Match.new(seed=seed, rules=rules)
+    levels = {a_seat: a, 1 - a_seat: b}
+    side = {a_seat: 0, 1 - a_seat: 1}
+    st = MatchStats()
+    clock = time.perf_counter
+    while not m.over and len(m.results) < max_deals:
+        seat = m.to_act
+        view = m.view(seat)
+        t0 = clock()
+        action = ai.choose(view, levels[seat])
+        st.times[side[seat]].append(clock() - t0)
+        if keep_actions:
+            st.actions.append(action)
+        m.apply(action)
+    for r in m.results:
+        o = r.outcome
+        st.deals += 1
+        if o.winner is None:
+            st.void += 1
+            continue
+        st.points[side[o.winner]] += o.points
+        ks = side[o.knocker]
+        if o.kind == "gin":
+            st.gins[ks] += 1
+        elif o.kind == "big_gin":
+            st.big_gins[ks] += 1
+        elif o.kind == "undercut":
+            st.undercut[ks] += 1
+        else:
+            st.knocks[ks] += 1
+    if m.over:
+        w = m.final.winner
+        st.winner = None if w is None else side[w]
+    else:
+        st.capped = True
+        s = m.scores
+        st.winner = None if s[0] == s[1] else side[0 if s[0] > s[1] else 1]
+    return st
+
+
+def _one(args: tuple[str, str, str, int, dict[str, Any], int]) -> MatchStats:
+    a, b, seed, n, rules, max_deals = args
+    return play_match(a, b, f"{seed}-{n}", a_seat=n % 2, rules=Rules.from_dict(rules), max_deals=max_deals)
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of a proportion."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = wins / n
+    d = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / d
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return (centre - half, centre + half)
+
+
+def run_arena(
+    a: str, b: str, matches: int, *, rules: Rules, seed: str = "1", max_deals: int = 200, workers: int | None = None
+) -> list[MatchStats]:
+    jobs = [(a, b, seed, n, rules.to_dict(), max_deals) for n in range(matches)]
+    workers = workers or os.cpu_count() or 1
+    if workers <= 1 or matches <= 1:
+        return [_one(j) for j in jobs]
+    import multiprocessing
+
+    with multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn").Pool(workers) as pool:
+        return pool.map(_one, jobs, chunksize=1)
+
+
+def _pct(xs: list[float], q: float) -> float:
+    if not xs:
+        return float("nan")
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(q * len(xs)))]
+
+
+def report(a: str, b: str, results: list[MatchStats], elapsed: float | None = None) -> str:
+    n = len(results)
+    wins = sum(1 for r in results if r.winner == 0)
+    losses = sum(1 for r in results if r.winner == 1)
+    draws = n - wins - losses
+    score = wins + 0.5 * draws
+    lo, hi = wilson(score, n)
+    deals = sum(r.deals for r in results)
+    void = sum(r.void for r in results)
+    capped = sum(1 for r in results if r.capped)
+    lines = [
+        f"{a} (A) vs {b} (B): {n} matches, {deals} deals ({void} void), {capped} capped",
+        f"A match wins {wins}, losses {losses}, draws {draws}: "
+        f"win rate {score / n:.1%} (95% CI {lo:.1%} – {hi:.1%})" if n else "no matches",
+    ]
+    pts = [sum(r.points[s] for r in results) for s in (0, 1)]
+    lines.append(
+        f"points per deal: A {pts[0] / max(deals, 1):.2f}, B {pts[1] / max(deals, 1):.2f}, "
+        f"net A {(pts[0] - pts[1]) / max(deals, 1):+.2f}"
+    )
+    for s, name in ((0, f"A {a}"), (1, f"B {b}")):
+        k = sum(r.knocks[s] for r in results)
+        g = sum(r.gins[s] for r in results)
+        bg = sum(r.big_gins[s] for r in results)
+        u = sum(r.undercut[s] for r in results)
+        knocked = k + g + bg + u
+        times = [t for r in results for t in r.times[s]]
+        big = f", big gin {bg / max(deals, 1):.1%}" if bg else ""
+        lines.append(
+            f"{name}: knocks {knocked / max(deals, 1):.1%} of deals (won {k}, gin {g}{big}, "
+            f"undercut {u} = {u / max(knocked, 1):.1%} of its knocks); "
+            f"decision time median {_pct(times, 0.5) * 1000:.2f} ms, p99 {_pct(times, 0.99) * 1000:.2f} ms "
+            f"({len(times)} decisions)"
+        )
+    if elapsed is not None:
+        lines.append(f"elapsed {elapsed:.1f} s")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python3 -m gin.arena", description=__doc__.split("\n\n")[0])
+    p.add_argument("--a", default="hard", choices=ai.ARENA_LEVELS)
+    p.add_argument("--b", default="baseline", choices=ai.ARENA_LEVELS)
+    p.add_argument("--matches", type=int, default=100)
+    p.add_argument("--profile", default="traditional")
+    p.add_argument("--seed", default="1")
+    p.add_argument("--max-deals", type=int, default=200)
+    p.add_argument("--workers", type=int, default=None)
+    args = p.parse_args(argv)
+    rules = Rules.profile(args.profile)
+    t0 = time.perf_counter()
+    results = run_arena(args.a, args.b, args.matches, rules=rules, seed=args.seed, max_deals=args.max_deals, workers=args.workers)
+    print(report(args.a, args.b, results, time.perf_counter() - t0))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,200 @@
+"""The computer opponent: legal, fair (view only), deterministic, and ordered by level."""
+
+from __future__ import annotations
+
+import copy
+import random
+
+import pytest
+
+from gin import ai
+from gin.deal import Deal
+from gin.match import Match
+from gin.rules import Rules
+from gin.view import deal_view
+
+LEVELS = ai.ARENA_LEVELS
+
+
+def _positions(n_matches: int, *, rules: Rules | None = None, every: int = 1, tag: str = "pos"):
+    """Positions reached by mixed play: ``(match, seat)`` snapshots rebuilt from saves.
+
+    The players mix random moves (to reach odd positions) with baseline and
+    easy play (so that deals reach knocks).
+    """
+    out = []
+    rng = random.Random(f"{tag}-{n_matches}")
+    for n in range(n_matches):
+        m = Match.new(seed=f"{tag}-{n}", rules=rules)
+        steps = 0
+        while not m.over and len(m.results) < 3 and steps < 400:
+            seat = m.to_act
+            view = m.view(seat)
+            if steps % every == 0:
+                out.append((m.to_save(), seat))
+            level = rng.choice(("random", "baseline", "baseline", "easy"))
+            m.apply(ai.choose(view, level))
+            steps += 1
+    return out
+
+
+def _check_legal(deal: Deal, view: dict, action: dict) -> None:
+    if action["type"] in ("knock", "big_gin"):
+        trial = deal.copy()
+        trial.apply(action)  # raises IllegalMove on a bad card or bad melds
+        assert trial.over
+        if action["type"] == "knock":
+            assert trial.outcome.arrangements[view["seat"]].points <= deal.rules.knock_limit
+    else:
+        assert action in view["legal"], (action, view["legal"])
+        deal.copy().apply(action)
+
+
+@pytest.fixture(scope="module")
+def positions():
+    return _positions(40, every=2)
+
+
+def test_every_decision_is_legal_at_every_level(positions):
+    knocks = 0
+    count = 0
+    for save, seat in positions:
+        m = Match.from_save(save)
+        view = m.view(seat)
+        for level in LEVELS:
+            action = ai.choose(view, level)
+            _check_legal(m.deal, view, action)
+            knocks += action["type"] == "knock"
+            count += 1
+    assert count >= 3000
+    assert knocks > 20  # the knock arrangements were exercised
+
+
+def test_knock_arrangements_are_valid_when_a_knock_is_legal():
+    """Positions where a knock is legal, in bulk: each level's knock replays in the engine."""
+    seen = 0
+    for save, seat in _positions(40, tag="knock"):
+        m = Match.from_save(save)
+        view = m.view(seat)
+        if not any(a["type"] == "knock" for a in view["legal"]):
+            continue
+        seen += 1
+        for level in LEVELS:
+            _check_legal(m.deal, view, ai.choose(view, level))
+    assert seen > 30
+
+
+def _big_gin_deal() -> Deal:
+    rules = Rules.profile("custom", big_gin_bonus=31)
+    return Deal.from_cards(
+        rules=rules,
+        dealer=1,
+        hands=["AC 2C 3C 4C 5D 6D 7D 8H 9H TH", "KS QS JD 9S 7S 5S 3S AS 2D 4H"],
+        upcard="5C",
+        stock="6C 3D KH QH TD 9D",
+    )
+
+
+@pytest.mark.parametrize("level", LEVELS[:4])
+def test_big_gin_is_declared_when_available(level):
+    deal = _big_gin_deal()
+    view = deal_view(deal, 0)
+    assert ai.choose(view, level) == {"type": "take"} or level == "random"
+    deal.apply({"type": "take"})
+    view = deal_view(deal, 0)
+    assert any(a["type"] == "big_gin" for a in view["legal"])
+    action = ai.choose(view, level)
+    assert action["type"] == "big_gin"
+    _check_legal(deal, view, action)
+    assert ai.hint(view)["reason"] == "big_gin_available"
+
+
+def test_big_gin_profile_positions_are_legal():
+    rules = Rules.profile("custom", big_gin_bonus=50)
+    for save, seat in _positions(6, rules=rules, tag="bg"):
+        m = Match.from_save(save)
+        view = m.view(seat)
+        for level in LEVELS:
+            _check_legal(m.deal, view, ai.choose(view, level))
+
+
+def _hidden_shuffle(m: Match, seat: int, rng: random.Random) -> None:
+    """Swap the opponent's hidden cards with stock cards and reorder the stock, in place."""
+    deal = m.deal
+    opp = 1 - seat
+    hidden = [i for i in range(52) if (deal.hand_masks[opp] >> i) & 1 and not (deal.known_masks[opp] >> i) & 1]
+    if deal.drawn is not None and deal.to_act == opp:
+        hidden.remove(deal.drawn)  # keep the opponent's just-drawn card where it is
+    pool = hidden + list(deal.stock_list)
+    rng.shuffle(pool)
+    new_hidden, new_stock = pool[: len(hidden)], pool[len(hidden) :]
+    mask = deal.hand_masks[opp]
+    for i in hidden:
+        mask &= ~(1 << i)
+    for i in new_hidden:
+        mask |= 1 << i
+    deal.hand_masks[opp] = mask
+    deal.stock_list = new_stock
+
+
+def test_fairness_hidden_cards_and_stock_order_do_not_matter(positions):
+    rng = random.Random(5)
+    checked = 0
+    for save, seat in positions[::3]:
+        m = Match.from_save(save)
+        view = m.view(seat)
+        before = {level: ai.choose(view, level) for level in LEVELS}
+        for _ in range(2):
+            other = Match.from_save(save)
+            _hidden_shuffle(other, seat, rng)
+            other_view = other.view(seat)
+            assert other_view == view  # the swap is invisible to this seat
+            for level in LEVELS:
+                assert ai.choose(other_view, level) == before[level], level
+            checked += 1
+    assert checked > 300
+
+
+def test_the_seed_is_not_read(positions):
+    for save, seat in positions[::25]:
+        view = Match.from_save(save).view(seat)
+        other = copy.deepcopy(view)
+        other["seed"] = "SOMETHING-ELSE"
+        for level in LEVELS:
+            assert ai.choose(other, level) == ai.choose(view, level)
+
+
+def test_same_view_same_decision(positions):
+    for save, seat in positions[::20]:
+        view = Match.from_save(save).view(seat)
+        for level in LEVELS:
+            first = ai.choose(copy.deepcopy(view), level)
+            assert ai.choose(copy.deepcopy(view), level) == first
+    assert ai.choose(view, "hard") == ai.hint(view)["action"]
+
+
+def test_hint_is_a_legal_hard_action_with_a_known_reason(positions):
+    reasons = set()
+    for save, seat in positions[::4]:
+        m = Match.from_save(save)
+        view = m.view(seat)
+        h = ai.hint(view)
+        assert set(h) == {"action", "reason"}
+        assert h["reason"] in ai.REASONS
+        reasons.add(h["reason"])
+        _check_legal(m.deal, view, h["action"])
+    assert {"draw_stock", "knock_now", "pass_upcard"} <= reasons
+    for code in ai.REASONS:
+        assert code in ai.__doc__
+
+
+def test_no_legal_action_and_unknown_level_are_errors():
+    m = Match.new(seed="ERR")
+    with pytest.raises(ValueError):
+        ai.choose(m.view(1 - m.to_act), "hard")
+    with pytest.raises(ValueError):
+        ai.choose(m.view(m.to_act), "grandmaster")
+
+
+def test_levels_for_the_ui():
+    assert ai.LEVELS == ("easy", "normal", "hard")
