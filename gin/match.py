@@ -143,8 +143,10 @@ class Match:
         self.deal = self._new_deal(1, first_dealer(self.seed))
 
     @classmethod
-    def new(cls, *, seed: str, rules: Rules | None = None) -> "Match":
-        """A new match at its first decision."""
+    def new(cls, *, seed: str, rules: Rules | str | None = None) -> "Match":
+        """A new match at its first decision (``rules``: a Rules or a profile name)."""
+        if isinstance(rules, str):
+            rules = Rules.profile(rules)
         return cls(seed=seed, rules=rules or Rules.profile("traditional"))
 
     def _new_deal(self, number: int, dealer: int) -> Deal:

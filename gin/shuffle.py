@@ -29,7 +29,9 @@ ALGORITHM = "gin-shuffle-v1"
 
 
 def normalize_seed(seed: str) -> str:
-    """Seeds are case-insensitive and trimmed; an empty or non-text seed is refused."""
+    """Seeds are case-insensitive and trimmed (an int is taken as its digits); empty is refused."""
+    if isinstance(seed, int) and not isinstance(seed, bool):
+        seed = str(seed)
     if not isinstance(seed, str) or not seed.strip():
         raise ValueError(f"a seed must be a non-empty string, not {seed!r}")
     seed = seed.strip().upper()
