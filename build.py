@@ -340,8 +340,8 @@ def make_server(port: int, directory: Path = DIST, quiet: bool = False) -> Serve
     return Server(("127.0.0.1", port), factory)
 
 
-def serve(port: int, quiet: bool) -> None:
-    server = make_server(port, quiet=quiet)
+def serve(port: int, quiet: bool, directory: Path = DIST) -> None:
+    server = make_server(port, directory=directory, quiet=quiet)
     print(f"Serving gin at http://127.0.0.1:{server.server_address[1]}/", flush=True)
     try:
         server.serve_forever()
@@ -473,6 +473,7 @@ def main(argv: list[str] | None = None) -> int:
     p_serve.add_argument("--port", type=int, default=8000, help="0 picks a free port")
     p_serve.add_argument("--no-build", action="store_true", help="serve dist/ as it is")
     p_serve.add_argument("--quiet", action="store_true", help="do not log requests")
+    p_serve.add_argument("--dir", type=Path, help="serve this directory as it is (implies --no-build)")
     sub.add_parser("test", help="venv + build + Chromium, then pytest [args]", add_help=False)
     sub.add_parser("bench", help="build, then run bench/*.py")
     args = parser.parse_args(argv)
@@ -480,9 +481,9 @@ def main(argv: list[str] | None = None) -> int:
         build()
         return 0
     if args.command == "serve":
-        if not args.no_build:
+        if not (args.no_build or args.dir):
             build()
-        serve(args.port, args.quiet)
+        serve(args.port, args.quiet, (args.dir or DIST).resolve())
         return 0
     if args.command == "bench":
         return bench()

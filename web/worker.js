@@ -88,14 +88,44 @@ function readText(FS, path) {
   }
 }
 
-// site-packages lives in IndexedDB (Emscripten's IDBFS), so what micropip
-// installs survives the page: later boots import gin straight away and never
-// pay for loading and importing micropip. Any failure (IndexedDB blocked,
-// private mode) falls back to the in-memory file system.
-async function mountPersistentSite(FS, site) {
+// What micropip installed is kept in IndexedDB (Emscripten's IDBFS mounted on
+// CACHE_DIR), so a later visit with the same build imports gin straight away
+// and never pays for loading and importing micropip. Any failure (IndexedDB
+// blocked, private mode, a damaged copy) falls back to installing afresh.
+const CACHE_DIR = "/gin-installed";
+const STAMP = `${CACHE_DIR}/.gin-wheel`; // the integrity of the wheel installed there
+
+// Read the stamp straight from IDBFS's database before the runtime exists, so
+// the boot knows whether to load micropip alongside Pyodide's own start-up.
+async function stampInIndexedDB() {
+  if (typeof indexedDB === "undefined") return null;
+  try {
+    const db = await new Promise((resolve, reject) => {
+      const request = indexedDB.open(CACHE_DIR);
+      request.onupgradeneeded = () => request.transaction.abort(); // no such database: create nothing
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    });
+    try {
+      const entry = await new Promise((resolve, reject) => {
+        const request = db.transaction("FILE_DATA", "readonly").objectStore("FILE_DATA").get(STAMP);
+        request.onsuccess = () => resolve(request.result);
+        request.onerror = () => reject(request.error);
+      });
+      return entry && entry.contents ? new TextDecoder().decode(entry.contents) : null;
+    } finally {
+      db.close();
+    }
+  } catch {
+    return null;
+  }
+}
+
+async function mountCache(FS) {
   if (typeof indexedDB === "undefined" || !FS.filesystems || !FS.filesystems.IDBFS) return false;
   try {
-    FS.mount(FS.filesystems.IDBFS, {}, site);
+    FS.mkdirTree(CACHE_DIR);
+    FS.mount(FS.filesystems.IDBFS, {}, CACHE_DIR);
   } catch {
     return false;
   }
@@ -104,7 +134,7 @@ async function mountPersistentSite(FS, site) {
     return true;
   } catch {
     try {
-      FS.unmount(site);
+      FS.unmount(CACHE_DIR);
     } catch {
       // already gone
     }
@@ -112,18 +142,43 @@ async function mountPersistentSite(FS, site) {
   }
 }
 
-function clearDirectory(pyodide, path) {
+function importFromCache(pyodide) {
   pyodide.runPython(`
-import os, shutil, sys
-for _name in os.listdir(${JSON.stringify(path)}):
-    _p = os.path.join(${JSON.stringify(path)}, _name)
-    if os.path.isdir(_p) and not os.path.islink(_p):
-        shutil.rmtree(_p)
-    else:
-        os.remove(_p)
-for _name in [m for m in sys.modules if m == "gin" or m.startswith("gin.") or m == "micropip" or m.startswith("micropip.")]:
+import importlib, sys
+sys.path.insert(0, ${JSON.stringify(CACHE_DIR)})
+importlib.invalidate_caches()
+`);
+  return pyodide.pyimport("gin.bridge");
+}
+
+// Forget a failed attempt: the cache directory leaves sys.path and whatever
+// it imported leaves sys.modules.
+function forgetCache(pyodide) {
+  pyodide.runPython(`
+import sys
+while ${JSON.stringify(CACHE_DIR)} in sys.path:
+    sys.path.remove(${JSON.stringify(CACHE_DIR)})
+for _name in [m for m in sys.modules if m == "gin" or m.startswith("gin.")]:
     del sys.modules[_name]
 `);
+}
+
+// Replace the cache's contents with gin as micropip installed it (package,
+// dist-info and the bytecode its import just wrote), then the stamp.
+function fillCache(pyodide, integrity) {
+  pyodide.runPython(`
+import os, shutil, site
+import gin
+_cache = ${JSON.stringify(CACHE_DIR)}
+for _name in os.listdir(_cache):
+    _p = os.path.join(_cache, _name)
+    shutil.rmtree(_p) if os.path.isdir(_p) and not os.path.islink(_p) else os.remove(_p)
+_site = os.path.dirname(os.path.dirname(gin.__file__))
+for _name in os.listdir(_site):
+    if _name == "gin" or (_name.startswith("gin-") and _name.endswith(".dist-info")):
+        shutil.copytree(os.path.join(_site, _name), os.path.join(_cache, _name))
+`);
+  pyodide.FS.writeFile(STAMP, integrity);
 }
 
 function importBridge(pyodide) {
@@ -131,11 +186,14 @@ function importBridge(pyodide) {
   return pyodide.pyimport("gin.bridge");
 }
 
-// micropip from our own copy of its wheel, then our wheel through micropip.
-async function installWithMicropip(pyodide, micropipURL, ginURL, ginBytes) {
+// micropip from our own copy of its wheel (unless the boot loaded it already),
+// then our wheel through micropip.
+async function installWithMicropip(pyodide, micropipURL, ginURL, ginBytes, micropipLoaded) {
   post({ type: "progress", stage: "installer" });
   const errors = [];
-  await pyodide.loadPackage(micropipURL, { messageCallback: () => {}, errorCallback: (m) => errors.push(m) });
+  if (!micropipLoaded) {
+    await pyodide.loadPackage(micropipURL, { messageCallback: () => {}, errorCallback: (m) => errors.push(m) });
+  }
   // loadPackage reports a failed wheel instead of throwing: importing is the
   // check that counts.
   let micropip;
@@ -186,12 +244,15 @@ async function boot() {
   ginBytes.catch(() => {}); // reported when awaited below
 
   let loadPyodide;
+  let stamp;
   try {
-    ({ loadPyodide } = await import(indexURL + "pyodide.mjs"));
+    [{ loadPyodide }, stamp] = await Promise.all([import(indexURL + "pyodide.mjs"), stampInIndexedDB()]);
   } catch (err) {
     throw new BootError("runtime", "missing_file", `${indexURL}pyodide.mjs: ${err}`);
   }
   mark("loader");
+  // First visit of this build: micropip loads during Pyodide's start-up.
+  const expectCache = stamp === BUILD.gin_integrity;
   const messages = [];
   const wasm = watchWasm(() => mark("wasm"));
   let pyodide;
@@ -200,6 +261,7 @@ async function boot() {
       loadPyodide({
         indexURL,
         packageBaseUrl: indexURL,
+        packages: expectCache ? [] : [micropipURL],
         stdout: (line) => messages.push(line),
         stderr: (line) => messages.push(line),
       }),
@@ -215,33 +277,37 @@ async function boot() {
   }
   mark("runtime");
 
-  const site = pyodide.runPython("import site; site.getsitepackages()[0]");
-  const persistent = await mountPersistentSite(pyodide.FS, site);
-  const stampPath = `${site}/.gin-wheel`;
+  const persistent = await mountCache(pyodide.FS);
   let module = null;
-  if (persistent && readText(pyodide.FS, stampPath) === BUILD.gin_integrity) {
+  if (persistent && readText(pyodide.FS, STAMP) === BUILD.gin_integrity) {
     // micropip installed this very wheel on an earlier visit.
     post({ type: "progress", stage: "engine" });
     try {
-      module = importBridge(pyodide);
+      module = importFromCache(pyodide);
       timings.reused = 1;
     } catch {
-      module = null; // a damaged copy: install afresh below
+      forgetCache(pyodide); // a damaged copy: install afresh below
+      module = null;
     }
   }
   if (!module) {
-    if (persistent) clearDirectory(pyodide, site); // another build's packages
-    await installWithMicropip(pyodide, micropipURL, ginURL, ginBytes);
+    await installWithMicropip(pyodide, micropipURL, ginURL, ginBytes, !expectCache);
     mark("installer");
     try {
       module = importBridge(pyodide);
     } catch (err) {
       throw new BootError("engine", "boot_failed", `import gin.bridge: ${err}`);
     }
-    if (persistent) pyodide.FS.writeFile(stampPath, BUILD.gin_integrity);
+    if (persistent) {
+      try {
+        fillCache(pyodide, BUILD.gin_integrity);
+      } catch {
+        // the next visit installs again
+      }
+    }
   }
-  // Persist the installed files (and the bytecode the imports just wrote)
-  // without holding up readiness.
+  // Persist the cache (and any bytecode the imports wrote there) without
+  // holding up readiness.
   if (persistent) syncfs(pyodide.FS, false).catch(() => {});
   mark("engine");
   return { pyodide, module, timings };

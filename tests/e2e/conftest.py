@@ -2,7 +2,8 @@
 
 Fixtures (reuse them in tests/e2e/test_*.py):
   server        session-wide `build.py serve` of dist/ on a free port (.url, .port, .stop())
-  make_server   factory for a private server (its own origin, so its own service worker)
+  make_server   make_server(directory=None): a private server (its own origin, so its own
+                service worker), of dist/ or of another directory
   browser       session-wide Chromium (CHROMIUM env var), one new context per test
   context       a fresh browser context with the request guard; fails the test if any
                 request goes to a host other than 127.0.0.1 (context.requests lists all)
@@ -44,9 +45,10 @@ SETTINGS_KEY = "gin.settings.v1"
 class Server:
     """`python3 build.py serve --no-build` on a free port, as a child process."""
 
-    def __init__(self) -> None:
+    def __init__(self, directory: Path | None = None) -> None:
+        where = ["--dir", str(directory)] if directory else ["--no-build"]
         self.proc = subprocess.Popen(
-            [sys.executable, str(ROOT / "build.py"), "serve", "--no-build", "--quiet", "--port", "0"],
+            [sys.executable, str(ROOT / "build.py"), "serve", *where, "--quiet", "--port", "0"],
             cwd=ROOT,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -90,8 +92,8 @@ def server(dist):
 def make_server(dist):
     started: list[Server] = []
 
-    def start() -> Server:
-        srv = Server()
+    def start(directory: Path | None = None) -> Server:
+        srv = Server(directory)
         started.append(srv)
         return srv
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 
 MATCH_KEY = "gin.match.v1"
 BROKEN_KEY = "gin.match.broken"
@@ -134,6 +135,40 @@ def test_offline_reload_reaches_ready(context, page, open_app, make_server, wait
     assert wait_idle(page) == before
     urls = [u for u in context.requests if "pyodide.asm.wasm" in u]
     assert urls, "the page loaded Pyodide's WebAssembly"
+
+
+def test_new_build_replaces_the_cache(page, open_app, make_server, wait_idle, dist, tmp_path):
+    site = tmp_path / "site"
+    shutil.copytree(dist, site)
+    srv = make_server(site)
+    open_app(page, url=srv.url)
+    old = page.evaluate(
+        """async () => {
+             await navigator.serviceWorker.ready;
+             return caches.keys();
+           }"""
+    )
+    assert len(old) == 1 and old[0].startswith("gin-")
+    # A new build: same files, a new version, so a new service worker script.
+    sw = (site / "sw.js").read_text()
+    version = json.loads((site / "manifest.json").read_text())["version"]
+    (site / "sw.js").write_text(sw.replace(f'"version": "{version}"', '"version": "next"'))
+    open_app(page, reload=True)
+    wait_idle(page)
+    assert page.evaluate(
+        """async () => {
+             const registration = await navigator.serviceWorker.getRegistration();
+             await registration.update();
+             for (let i = 0; i < 600; i++) {
+               const keys = await caches.keys();
+               if (keys.length === 1 && keys[0] === "gin-next" && registration.active
+                   && registration.active.state === "activated" && !registration.installing
+                   && !registration.waiting) return keys;
+               await new Promise(r => setTimeout(r, 50));
+             }
+             return caches.keys();
+           }"""
+    ) == ["gin-next"]
 
 
 def test_no_request_leaves_the_machine(context, page, open_app, wait_idle):
