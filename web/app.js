@@ -2,7 +2,7 @@
 // renderer. It owns the one current view; render.js only draws it and
 // input.js only turns DOM events into intents.
 
-import { createEngine } from "./engine.js";
+import { createEngine, EngineError } from "./engine.js";
 import { createStorage } from "./storage.js";
 import { newSeed, seedFromHash } from "./seed.js";
 import { pickLanguage, translator } from "./i18n.js";
@@ -117,7 +117,9 @@ async function openMatch() {
       accept(await engine.call("load", { save: stored.save }));
       return;
     } catch (err) {
-      if (err.code !== "bad_save") throw err;
+      // bad_save, or any other failure to replay it: a save must never keep
+      // the page from opening, so it goes aside and a new match starts.
+      if (!(err instanceof EngineError) || err.code === "not_ready") throw err;
       storage.setAsideMatch(stored.raw);
       notify("storage.broken", "warning");
     }
