@@ -322,6 +322,8 @@ class Deal:
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise IllegalMove(f"not an action: {action!r}", code="bad_action")
         seat = action.get("seat")
+        if seat is not None and type(seat) is not int:
+            raise IllegalMove(f"a seat is 0 or 1, not {seat!r}", code="bad_action")
         if seat is not None and seat != self.to_act:
             raise IllegalMove(f"it is seat {self.to_act}'s turn, not seat {seat!r}'s", code="not_your_turn")
         kind = action["type"]

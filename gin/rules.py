@@ -84,7 +84,8 @@ class Rules:
                     f"unknown custom option {key!r} (expected one of {', '.join(CUSTOM_CHOICES)})",
                     code="bad_option",
                 )
-            if isinstance(value, bool) or value not in allowed:
+            # Exactly an int (or None): not True for 1, not 100.0 for 100.
+            if not (value is None or type(value) is int) or value not in allowed:
                 shown = ", ".join("None" if a is None else str(a) for a in allowed)
                 raise RulesError(
                     f"custom {key} must be one of {shown} (got {value!r})", code="bad_option"
@@ -117,7 +118,8 @@ class Rules:
         rules = cls.profile(d["profile"], **options)
         expected = rules.to_dict()
         for key, value in d.items():
-            if expected.get(key, object()) != value:
+            want = expected.get(key, object())
+            if type(want) is not type(value) or want != value:
                 raise RulesError(
                     f"rule {key}={value!r} does not belong to profile {d['profile']!r}"
                 )
