@@ -1,0 +1,117 @@
+// Playing cards drawn with our own SVG suits and CSS: faces, backs, names.
+// Everything is built with createElement(NS) and textContent.
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+export const SUITS = ["C", "D", "H", "S"];
+export const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K"];
+
+// Suit shapes on a 100×100 box; clubs is three leaves on a stem.
+const SUIT_SHAPES = {
+  H: [["path", { d: "M50 90C22 66 5 50 5 29 5 15 16 5 29 5c10 0 17 6 21 14 4-8 11-14 21-14 13 0 24 10 24 24 0 21-17 37-45 61Z" }]],
+  D: [["path", { d: "M50 3 87 50 50 97 13 50Z" }]],
+  S: [
+    ["path", { d: "M50 4C38 24 7 38 7 61c0 13 10 22 22 22 8 0 14-4 18-10-1 10-6 17-15 23h36c-9-6-14-13-15-23 4 6 10 10 18 10 12 0 22-9 22-22C93 38 62 24 50 4Z" }],
+  ],
+  C: [
+    ["circle", { cx: "50", cy: "27", r: "20" }],
+    ["circle", { cx: "27", cy: "60", r: "20" }],
+    ["circle", { cx: "73", cy: "60", r: "20" }],
+    ["path", { d: "M44 40h12v18c2 16 7 28 16 38H28c9-10 14-22 16-38Z" }],
+  ],
+};
+
+export function rankOf(card) {
+  return card[0];
+}
+export function suitOf(card) {
+  return card[1];
+}
+export function rankIndex(card) {
+  return RANKS.indexOf(card[0]);
+}
+export function cardPoints(card) {
+  return Math.min(10, rankIndex(card) + 1);
+}
+export function rankText(card) {
+  return card[0] === "T" ? "10" : card[0];
+}
+
+// "7 de corazones", "as de picas", "rey de tréboles" (t from i18n.js).
+export function cardName(card, t) {
+  const rank = card[0];
+  const word = "AJQK".includes(rank) ? t(`rank.${rank}`) : rankText(card);
+  return t("card.name", { rank: word, suit: t(`suit.${card[1]}`) });
+}
+
+export function suitIcon(suit, className = "suit") {
+  const svg = document.createElementNS(SVG_NS, "svg");
+  svg.setAttribute("viewBox", "0 0 100 100");
+  svg.setAttribute("class", className);
+  svg.setAttribute("aria-hidden", "true");
+  svg.setAttribute("focusable", "false");
+  for (const [tag, attrs] of SUIT_SHAPES[suit]) {
+    const shape = document.createElementNS(SVG_NS, tag);
+    for (const [name, value] of Object.entries(attrs)) shape.setAttribute(name, value);
+    svg.append(shape);
+  }
+  return svg;
+}
+
+function span(className, ...children) {
+  const node = document.createElement("span");
+  node.className = className;
+  node.append(...children);
+  return node;
+}
+
+// The face of a card: two corner indices and a centre (a big pip, or the
+// letter of a court card over its suit).
+export function cardFace(card) {
+  const suit = suitOf(card);
+  const rank = rankOf(card);
+  const corner = (where) => span(`corner ${where}`, span("rank", rankText(card)), suitIcon(suit, "suit"));
+  const centre = "JQK".includes(rank)
+    ? span("centre court", span("court-letter", rank), suitIcon(suit, "pip small"))
+    : span("centre", suitIcon(suit, "pip"));
+  const face = span("face", corner("tl"), centre, corner("br"));
+  face.setAttribute("aria-hidden", "true");
+  return face;
+}
+
+// Classes every face card carries: its suit (for colour) and rank.
+export function cardClasses(card) {
+  return `card suit-${suitOf(card)}${"JQK".includes(rankOf(card)) ? " court" : ""}`;
+}
+
+export function cardBack(extraClass = "") {
+  const node = document.createElement("span");
+  node.className = `card back${extraClass ? ` ${extraClass}` : ""}`;
+  node.setAttribute("aria-hidden", "true");
+  node.append(span("back-inner"));
+  return node;
+}
+
+// Sort keys for the hand's display orders.
+export function bySuit(a, b) {
+  return SUITS.indexOf(suitOf(a)) - SUITS.indexOf(suitOf(b)) || rankIndex(a) - rankIndex(b);
+}
+export function byRank(a, b) {
+  return rankIndex(a) - rankIndex(b) || SUITS.indexOf(suitOf(a)) - SUITS.indexOf(suitOf(b));
+}
+
+// Meld checks for the knock panel's rearranging (the engine validates again).
+export function isSet(cards) {
+  return cards.length >= 3 && cards.length <= 4 && cards.every((c) => rankOf(c) === rankOf(cards[0]));
+}
+export function isRun(cards) {
+  if (cards.length < 3 || !cards.every((c) => suitOf(c) === suitOf(cards[0]))) return false;
+  const ranks = cards.map(rankIndex).sort((a, b) => a - b);
+  return ranks.every((r, i) => i === 0 || r === ranks[i - 1] + 1);
+}
+export function isMeld(cards) {
+  return isSet(cards) || isRun(cards);
+}
+export function orderMeld(cards) {
+  return [...cards].sort(isSet(cards) ? bySuit : byRank);
+}

@@ -1,0 +1,110 @@
+// The menu (always in the DOM, hidden while closed, so the seed can be read),
+// the "how to play" page and the new-match confirmation.
+
+import { el } from "./render.js";
+
+const CUSTOM_CHOICES = {
+  gin_bonus: [20, 25],
+  undercut_bonus: [10, 20, 25],
+  big_gin_bonus: [null, 25, 31, 50],
+  target: [100, 250, 500],
+};
+
+function select(intent, label, value, options, t, extra = {}) {
+  const id = `menu-${intent}${extra.name ? `-${extra.name}` : ""}`;
+  return el(
+    "div",
+    { class: "field" },
+    el("label", { for: id, text: label }),
+    el(
+      "select",
+      { id, dataset: { intent, key: id, ...extra } },
+      options.map(([v, text]) => el("option", { value: String(v), selected: String(v) === String(value), text })),
+    ),
+  );
+}
+
+function overlay(id, title, ...children) {
+  return el(
+    "div",
+    { class: "overlay" },
+    el("section", { class: `panel ${id}`, role: "dialog", "aria-modal": "true", "aria-labelledby": `${id}-title`, dataset: { panel: id } }, el("h2", { id: `${id}-title`, text: title }), children),
+  );
+}
+
+export function menuPanel(view, ui) {
+  const { t, settings } = ui;
+  const rules = view.rules;
+  const custom = settings.custom || {};
+  const profileFields =
+    settings.profile === "custom"
+      ? el(
+          "div",
+          { class: "custom-fields" },
+          Object.entries(CUSTOM_CHOICES).map(([name, values]) =>
+            select("customOption", t(`menu.${name}`), custom[name] ?? values[0], values.map((v) => [v === null ? "off" : v, v === null ? t("menu.off") : String(v)]), t, { name }),
+          ),
+        )
+      : null;
+  const box = el(
+    "div",
+    { class: "overlay menu-overlay", hidden: !ui.menuOpen },
+    el(
+      "section",
+      { class: "panel menu", role: "dialog", "aria-modal": "true", "aria-labelledby": "menu-title", dataset: { panel: "menu" } },
+      el("div", { class: "menu-head" }, el("h2", { id: "menu-title", text: t("menu.title") }), el("button", { type: "button", class: "btn ghost", dataset: { intent: "closeMenu", key: "closeMenu" }, text: t("btn.back") })),
+      el(
+        "div",
+        { class: "menu-actions" },
+        el("button", { type: "button", class: "btn primary", dataset: { intent: "newMatch", key: "newMatch" }, text: t("btn.new") }),
+        el("button", { type: "button", class: "btn", dataset: { intent: "replay", key: "replay" }, text: t("btn.replay") }),
+        el("button", { type: "button", class: "btn", dataset: { intent: "help", key: "help" }, text: t("btn.help") }),
+      ),
+      el("p", { class: "seed" }, `${t("menu.seed")}: `, el("output", { class: "seed-value", text: view.seed })),
+      select("level", t("menu.level"), settings.level, ["easy", "normal", "hard"].map((v) => [v, t(`level.${v}`)]), t),
+      view.next_level || ui.levelNote ? el("p", { class: "note", role: "status", text: t("menu.level_note") }) : null,
+      select("profile", t("menu.profile"), settings.profile, ["traditional", "standard", "custom"].map((v) => [v, t(`profile.${v}`)]), t),
+      profileFields,
+      el("p", {
+        class: "note",
+        text: t("menu.rules_now", { profile: t(`profile.${rules.profile}`), gin: rules.gin_bonus, undercut: rules.undercut_bonus, target: rules.target }),
+      }),
+      ui.profileNote ? el("p", { class: "note", role: "status", text: t("menu.profile_note") }) : null,
+      select("lang", t("menu.language_label"), ui.lang, [["es", t("lang.es")], ["en", t("lang.en")]], t),
+      select("speed", t("menu.speed"), settings.speed, ["slow", "normal", "fast", "instant"].map((v) => [v, t(`speed.${v}`)]), t),
+      select("sort", t("menu.sort"), settings.sort, ["melds", "suit", "rank"].map((v) => [v, t(`sort.${v}`)]), t),
+      el(
+        "div",
+        { class: "field check" },
+        el("input", { type: "checkbox", id: "menu-four", checked: Boolean(settings.fourColour), dataset: { intent: "fourColour", key: "four" } }),
+        el("label", { for: "menu-four", text: t("menu.four_colour") }),
+      ),
+    ),
+  );
+  return box;
+}
+
+export function helpPanel(view, ui) {
+  const { t } = ui;
+  return overlay(
+    "help",
+    t("help.title"),
+    ["p1", "p2", "p3", "p4", "p5", "p6"].map((k) => el("p", { text: t(`help.${k}`) })),
+    el("div", { class: "panel-buttons" }, el("button", { type: "button", class: "btn primary", dataset: { intent: "closeHelp", key: "closeHelp" }, text: t("btn.back") })),
+  );
+}
+
+export function confirmNewPanel(view, ui) {
+  const { t } = ui;
+  return overlay(
+    "confirm",
+    t("btn.new"),
+    el("p", { text: t("confirm.new") }),
+    el(
+      "div",
+      { class: "panel-buttons" },
+      el("button", { type: "button", class: "btn primary", dataset: { intent: "confirmNew", key: "confirmNew" }, text: t("btn.start_new") }),
+      el("button", { type: "button", class: "btn ghost", dataset: { intent: "cancel", key: "cancelNew" }, text: t("btn.cancel") }),
+    ),
+  );
+}

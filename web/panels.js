@@ -1,0 +1,174 @@
+// The dialogs over the table: the knock confirmation, the deal result and the
+// match result. Built from the view and the UI state only.
+
+import { el, faceCard } from "./render.js";
+import { cardFace, cardClasses, cardName, cardPoints, orderMeld, byRank } from "./cards.js";
+
+function dialog(id, title, ...children) {
+  return el(
+    "div",
+    { class: "overlay" },
+    el("section", { class: `panel ${id}`, role: "dialog", "aria-modal": "true", "aria-labelledby": `${id}-title`, dataset: { panel: id } }, el("h2", { id: `${id}-title`, text: title }), children),
+  );
+}
+
+function cardRow(cards, t, cls = "") {
+  return el("div", { class: `mini-row ${cls}`.trim() }, cards.map((c) => faceCard(c, t, "mini")));
+}
+
+export function deadwoodPoints(cards) {
+  return cards.reduce((sum, c) => sum + cardPoints(c), 0);
+}
+
+// --- knock confirmation -----------------------------------------------------
+
+export function knockPanel(view, ui) {
+  const { t } = ui;
+  const draft = ui.knock;
+  const points = deadwoodPoints(draft.deadwood);
+  const kind = draft.type === "big_gin" ? "big_gin" : points === 0 ? "gin" : "knock";
+  const cardButton = (card, where) =>
+    el(
+      "button",
+      {
+        type: "button",
+        class: `${cardClasses(card)} knock-card ${where}`,
+        "aria-label": cardName(card, t),
+        dataset: { intent: "knockMove", card, key: `knock:${card}` },
+        disabled: draft.type === "big_gin" ? true : null,
+      },
+      cardFace(card),
+    );
+  const melds = draft.melds.map((meld, i) =>
+    el("div", { class: "knock-meld", role: "group", "aria-label": `${t("knock.melds")} ${i + 1}`, dataset: { meld: orderMeld(meld).join(" ") } }, orderMeld(meld).map((c) => cardButton(c, "in-meld"))),
+  );
+  return dialog(
+    "knock",
+    t(`knock.title_${kind}`),
+    draft.card ? el("div", { class: "knock-discard" }, faceCard(draft.card, t, "mini face-down-ish"), el("span", { text: t("knock.discard", { card: cardName(draft.card, t) }) })) : null,
+    el("h3", { text: t("knock.melds") }),
+    el("div", { class: "knock-melds" }, melds.length ? melds : el("p", { text: t("knock.none") })),
+    el("h3", { class: "knock-dw-title", dataset: { points }, text: t("knock.deadwood", { points }) }),
+    el("div", { class: "knock-deadwood" }, draft.deadwood.length ? [...draft.deadwood].sort(byRank).map((c) => cardButton(c, "in-deadwood")) : el("p", { class: "none", text: t("knock.none") })),
+    draft.type === "big_gin" ? null : el("p", { class: "panel-help", text: t("knock.help") }),
+    ui.message ? el("p", { class: `message ${ui.message.kind}`, role: "alert", text: ui.message.text }) : null,
+    el(
+      "div",
+      { class: "panel-buttons" },
+      el("button", { type: "button", class: "btn primary", dataset: { intent: "confirmKnock", key: "confirm" }, text: t("btn.confirm") }),
+      draft.type === "big_gin" ? null : el("button", { type: "button", class: "btn", dataset: { intent: "resetKnock", key: "reset" }, text: t("btn.reset") }),
+      el("button", { type: "button", class: "btn ghost", dataset: { intent: "cancel", key: "cancel" }, text: t("btn.cancel") }),
+    ),
+  );
+}
+
+// --- deal result ----------------------------------------------------------------
+
+// The scoring written out, e.g. "7 − 5 + 10 = 12 (undercut)".
+export function operation(result, rules, t) {
+  const hands = result.hands;
+  if (result.kind === "void" || result.winner === null || result.winner === undefined) return null;
+  const K = hands[result.knocker].points;
+  const D = hands[1 - result.knocker].points;
+  switch (result.kind) {
+    case "knock":
+      return `${D} − ${K} = ${result.points}`;
+    case "undercut":
+      return `${K} − ${D} + ${rules.undercut_bonus} = ${result.points} (${t("result.op_undercut")})`;
+    case "gin":
+      return `${rules.gin_bonus} + ${D} = ${result.points} (${t("result.op_gin")})`;
+    case "big_gin":
+      return `${rules.big_gin_bonus} + ${D} = ${result.points} (${t("result.op_big_gin")})`;
+    default:
+      return `${result.points}`;
+  }
+}
+
+function handSummary(result, seat, t) {
+  const hand = result.hands[seat];
+  const who = seat === 0 ? t("bar.you") : t("bar.opponent");
+  const role = result.kind === "void" ? "" : result.knocker === seat ? t("result.knocker") : t("result.defender");
+  const knocker = result.knocker;
+  const layoffs = seat !== knocker ? result.layoffs || [] : [];
+  const laidOn = seat === knocker ? result.layoffs || [] : [];
+  const melds = hand.melds.map((meld, i) => {
+    const extra = laidOn.filter((l) => l.meld === i).map((l) => l.card);
+    const cards = orderMeld([...meld, ...extra]);
+    return el("div", { class: "mini-row meld-row" }, cards.map((c) => faceCard(c, t, extra.includes(c) ? "mini laid" : "mini")));
+  });
+  return el(
+    "section",
+    { class: `hand-summary seat-${seat}`, dataset: { seat, points: hand.points } },
+    el("h3", {}, el("span", { text: who }), role ? el("span", { class: "role", text: ` · ${role}` }) : null),
+    el("p", { class: "label", text: t("result.melds") }),
+    melds.length ? el("div", { class: "melds-list" }, melds) : el("p", { class: "none", text: t("result.none") }),
+    layoffs.length
+      ? [el("p", { class: "label", text: t("result.layoffs") }), el("div", { class: "layoffs" }, cardRow(layoffs.map((l) => l.card), t, "laid-row"))]
+      : null,
+    el("p", { class: "label", text: t("result.deadwood") }),
+    hand.deadwood.length ? cardRow([...hand.deadwood].sort(byRank), t) : el("p", { class: "none", text: t("result.none") }),
+    el("p", { class: "dw-points", text: t("result.points", { points: hand.points }) }),
+  );
+}
+
+export function dealResultPanel(view, ui) {
+  const { t } = ui;
+  const result = ui.result;
+  if (!result) return null;
+  const rules = view.rules;
+  const op = operation(result, rules, t);
+  const headline =
+    result.kind === "void" ? t("result.void") : result.winner === 0 ? t("result.you_win", { points: result.points }) : t("result.opp_wins", { points: result.points });
+  const hands = result.hands && result.hands.length === 2 ? [handSummary(result, 0, t), handSummary(result, 1, t)] : [];
+  return dialog(
+    "deal",
+    `${t("result.title", { number: result.number })} · ${t(`kind.${result.kind}`)}`,
+    el("p", { class: `headline ${result.winner === 0 ? "good" : result.winner === 1 ? "bad" : ""}`, text: headline }),
+    op ? el("p", { class: "operation", dataset: { points: result.points, winner: result.winner, kind: result.kind }, "aria-label": `${t("result.operation")}: ${op}`, text: op }) : null,
+    el("div", { class: "hands" }, hands),
+    el("p", { class: "totals", dataset: { a: result.scores[0], b: result.scores[1] }, text: t("result.totals", { a: result.scores[0], b: result.scores[1], target: rules.target }) }),
+    el("div", { class: "panel-buttons" }, el("button", { type: "button", class: "btn primary", dataset: { intent: "next", key: "next" }, text: t("btn.next") })),
+  );
+}
+
+// --- match result ---------------------------------------------------------------
+
+export function matchResultPanel(view, ui) {
+  const { t } = ui;
+  const final = view.final;
+  if (!final) return null;
+  const headline = final.winner === 0 ? t("match.won") : final.winner === 1 ? t("match.lost") : t("match.draw");
+  const lines = [0, 1].map((seat) => {
+    const own = final.bonuses.filter((b) => b.seat === seat);
+    const parts = [`${view.scores[seat]}`, ...own.map((b) => `${b.points}`)];
+    const expr = `${parts.join(" + ")} = ${final.totals[seat]}`;
+    return el(
+      "section",
+      { class: `final-line seat-${seat}`, dataset: { seat, total: final.totals[seat] } },
+      el("h3", {}, el("span", { text: seat === 0 ? t("bar.you") : t("bar.opponent") }), el("strong", { class: "final-total", text: String(final.totals[seat]) })),
+      el(
+        "ul",
+        { class: "bonus-list" },
+        el("li", {}, el("span", { class: "pts", text: String(view.scores[seat]) }), el("span", { text: t("match.deal_points") })),
+        own.map((b) =>
+          el("li", { dataset: { kind: b.kind, points: b.points } }, el("span", { class: "pts", text: `+${b.points}` }), el("span", { text: b.detail !== String(b.points) ? `${t(`bonus.${b.kind}`)} (${b.detail})` : t(`bonus.${b.kind}`) })),
+        ),
+      ),
+      el("p", { class: "operation", text: expr }),
+    );
+  });
+  return dialog(
+    "match",
+    t("match.title"),
+    el("p", { class: `headline ${final.winner === 0 ? "good" : final.winner === 1 ? "bad" : ""}`, dataset: { winner: final.winner ?? "draw" }, text: headline }),
+    el("div", { class: "final-lines" }, lines),
+    el(
+      "div",
+      { class: "panel-buttons" },
+      el("button", { type: "button", class: "btn primary", dataset: { intent: "again", key: "again" }, text: t("btn.again") }),
+      el("button", { type: "button", class: "btn", dataset: { intent: "replay", key: "replay-final" }, text: t("btn.replay") }),
+    ),
+  );
+}
+
+export { cardName };
