@@ -298,19 +298,21 @@ async function boot() {
     } catch (err) {
       throw new BootError("engine", "boot_failed", `import gin.bridge: ${err}`);
     }
-    if (persistent) {
-      try {
-        fillCache(pyodide, BUILD.gin_integrity);
-      } catch {
-        // the next visit installs again
-      }
-    }
   }
-  // Persist the cache (and any bytecode the imports wrote there) without
-  // holding up readiness.
-  if (persistent) syncfs(pyodide.FS, false).catch(() => {});
+  // Filling and persisting the cache waits until the first moves are served:
+  // it is for the next visit, not this one.
+  const fill = persistent && !timings.reused;
+  const afterReady = () => {
+    if (!persistent) return;
+    try {
+      if (fill) fillCache(pyodide, BUILD.gin_integrity);
+    } catch {
+      return; // the next visit installs again
+    }
+    syncfs(pyodide.FS, false).catch(() => {});
+  };
   mark("engine");
-  return { pyodide, module, timings };
+  return { pyodide, module, timings, afterReady };
 }
 
 function callBridge(method, params) {
@@ -362,6 +364,7 @@ booting = boot().then(
     bridge = result;
     post({ type: "ready", timings: result.timings });
     for (const message of pending.splice(0)) handle(message);
+    setTimeout(result.afterReady, 1500);
   },
   (err) => {
     const e = err instanceof BootError ? err : new BootError("runtime", "boot_failed", err && err.stack ? err.stack : err);
