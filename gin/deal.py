@@ -433,6 +433,9 @@ class Deal:
         else:
             meld_masks = validate_melds(rest, melds)
         declared = Arrangement.from_masks(rest, meld_masks)
+        # Layoffs name a meld by its index in the arrangement shown (sorted), not
+        # in the order the melds were declared.
+        meld_masks = tuple(card_mask(m) for m in declared.melds)
         if declared.points > self.rules.knock_limit:
             raise IllegalMove(
                 f"deadwood {declared.points} is over the knock limit {self.rules.knock_limit}",
@@ -458,6 +461,7 @@ class Deal:
         else:
             meld_masks = validate_melds(hand, melds)
         declared = Arrangement.from_masks(hand, meld_masks)
+        meld_masks = tuple(card_mask(m) for m in declared.melds)
         if declared.points:
             raise IllegalMove("big gin needs all eleven cards in melds", code="not_big_gin")
         self.events.append({"seat": seat, "type": "big_gin"})
