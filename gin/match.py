@@ -116,13 +116,26 @@ def final_totals(rules: Rules, wins: Sequence[tuple[int, int]]) -> tuple[int, in
     return final_result(rules, wins).totals
 
 
-def canonical_action(action: dict[str, Any]) -> dict[str, Any]:
-    """A copy of a legal action in canonical notation (``"10h"`` → ``"TH"``), without ``seat``."""
-    out: dict[str, Any] = {k: v for k, v in action.items() if k not in ("seat", "card", "melds")}
-    if "card" in action:
+def canonical_action(action: dict[str, Any], outcome: Outcome | None = None) -> dict[str, Any]:
+    """The canonical form of an action that was just applied, for the save.
+
+    Only the keys its type uses are kept (no ``seat``, nothing extra), cards in
+    canonical notation (``"10h"`` → ``"TH"``).  A knock or big gin records the
+    melds that were scored (``outcome``), so a save does not depend on how the
+    best arrangement breaks ties.
+    """
+    kind = action["type"]
+    out: dict[str, Any] = {"type": kind}
+    if kind == "draw":
+        out["from"] = action["from"]
+    if kind in ("discard", "knock"):
         out["card"] = str(Card.parse(action["card"]))
-    if action.get("melds") is not None:
-        out["melds"] = [[str(c) for c in parse_cards(m)] for m in action["melds"]]
+    if kind in ("knock", "big_gin"):
+        if outcome is not None and outcome.knocker_arrangement is not None:
+            melds = outcome.knocker_arrangement.melds
+        else:
+            melds = tuple(parse_cards(m) for m in action["melds"])
+        out["melds"] = [[str(c) for c in m] for m in melds]
     return out
 
 
@@ -199,7 +212,8 @@ class Match:
             raise IllegalMove("the match is over", code="game_over")
         deal = self.deal
         deal.apply(action)
-        self.actions.append(canonical_action(action))
+        # Only now: an action that was refused must leave no trace.
+        self.actions.append(canonical_action(action, deal.outcome))
         if deal.outcome is not None:
             self._finish_deal(deal.outcome)
         return self
