@@ -123,11 +123,19 @@ export function dealResultPanel(view, ui) {
   return dialog(
     "deal",
     `${t("result.title", { number: result.number })} · ${t(`kind.${result.kind}`)}`,
-    el("p", { class: `headline ${result.winner === 0 ? "good" : result.winner === 1 ? "bad" : ""}`, text: headline }),
-    op ? el("p", { class: "operation", dataset: { points: result.points, winner: result.winner, kind: result.kind }, "aria-label": `${t("result.operation")}: ${op}`, text: op }) : null,
+    el(
+      "div",
+      { class: "summary-line" },
+      el("p", { class: `headline ${result.winner === 0 ? "good" : result.winner === 1 ? "bad" : ""}`, text: headline }),
+      op ? el("p", { class: "operation", dataset: { points: result.points, winner: result.winner, kind: result.kind }, "aria-label": `${t("result.operation")}: ${op}`, text: op }) : null,
+    ),
     el("div", { class: "hands" }, hands),
-    el("p", { class: "totals", dataset: { a: result.scores[0], b: result.scores[1] }, text: t("result.totals", { a: result.scores[0], b: result.scores[1], target: rules.target }) }),
-    el("div", { class: "panel-buttons" }, el("button", { type: "button", class: "btn primary", dataset: { intent: "next", key: "next" }, text: t("btn.next") })),
+    el(
+      "div",
+      { class: "panel-foot" },
+      el("p", { class: "totals", dataset: { a: result.scores[0], b: result.scores[1] }, text: t("result.totals", { a: result.scores[0], b: result.scores[1], target: rules.target }) }),
+      el("button", { type: "button", class: "btn primary", dataset: { intent: "next", key: "next" }, text: t("btn.next") }),
+    ),
   );
 }
 

@@ -14,7 +14,9 @@ export function el(tag, attrs = {}, ...children) {
     if (value === null || value === undefined || value === false) continue;
     if (name === "text") node.textContent = value;
     else if (name === "class") node.className = value;
-    else if (name === "dataset") Object.assign(node.dataset, value);
+    else if (name === "dataset") {
+      for (const [key, v] of Object.entries(value)) if (v !== null && v !== undefined) node.dataset[key] = v;
+    }
     else node.setAttribute(name, value === true ? "" : String(value));
   }
   for (const child of children.flat()) if (child !== null && child !== undefined && child !== false) node.append(child);
@@ -44,8 +46,8 @@ function topBar(view, ui) {
       { class: "scoreboard", role: "group", "aria-label": t("bar.scores") },
       el("span", { class: "score you" }, el("span", { class: "who", text: t("bar.you") }), el("strong", { class: "score-human", text: String(view.scores[0]) })),
       el("span", { class: "score them" }, el("span", { class: "who", text: t("bar.opponent") }), el("strong", { class: "score-computer", text: String(view.scores[1]) })),
-      el("span", { class: "match-info" }, el("span", { class: "target", text: t("bar.target", { target: rules.target }) }), el("span", { class: "profile", text: t(`profile.${rules.profile}`) }), el("span", { class: "deal-no", text: t("bar.deal", { number: view.deal_number }) })),
     ),
+    el("span", { class: "match-info" }, el("span", { class: "target", text: t("bar.target", { target: rules.target }) }), el("span", { class: "profile", text: t(`profile.${rules.profile}`) }), el("span", { class: "deal-no", text: t("bar.deal", { number: view.deal_number }) })),
     el("button", {
       type: "button",
       class: "btn ghost faster",
@@ -181,10 +183,10 @@ function handArea(view, ui) {
         class: classes.join(" "),
         "aria-label": cardName(card, t),
         "aria-pressed": String(selected === card),
-        "aria-disabled": taken ? "true" : null,
         "aria-describedby": taken ? "taken-note" : null,
         title: taken ? t("table.taken") : null,
-        dataset: { intent: "select", card, key: `card:${card}`, index },
+        // Still a live control: trying to discard it explains why not.
+        dataset: { intent: "select", card, key: `card:${card}`, index, unavailable: taken ? "taken" : null },
       },
       cardFace(card),
       badge,

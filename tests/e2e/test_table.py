@@ -1,0 +1,448 @@
+"""The table in Chromium: full matches through the UI (clicks and keyboard, phone and desktop sizes),
+refusals, the knock confirmation, the result panels' arithmetic, layout on phones, screenshots."""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts"
+SEED = "TEST-0001"
+FAST = {"speed": "instant", "level": "easy", "sort": "melds"}
+PORTRAIT = (360, 740)
+LANDSCAPE = (740, 360)
+DESKTOP = (1280, 800)
+
+
+# --- helpers ---------------------------------------------------------------------
+
+
+def setup(page, open_app, size, seed=SEED, settings=FAST):
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    page.emulate_media(reduced_motion="reduce")
+    open_app(page, hash=f"#seed={seed}", settings=settings)
+    return settle(page)
+
+
+def settle(page, timeout_s: float = 30):
+    """Wait until the engine is idle and it is the player's move (or a panel waits)."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        page.evaluate("window.ginApp.idle()")
+        state = page.evaluate(
+            "() => ({view: window.ginApp.view, ui: window.ginApp.ui, busy: document.getElementById('app').dataset.busy})"
+        )
+        view, ui = state["view"], state["ui"]
+        if state["busy"] == "false" and (view["over"] or ui["panel"] or view["to_act"] == 0):
+            return view
+        assert time.monotonic() < deadline, "the table never came back to the player"
+
+
+def ui(page):
+    return page.evaluate("window.ginApp.ui")
+
+
+def button(page, name):
+    return page.get_by_role("button", name=name, exact=True)
+
+
+def shoot(page, name, size):
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}-{size[0]}x{size[1]}.png"))
+
+
+def hand_cards(page):
+    return page.eval_on_selector_all(".hand .hand-card", "els => els.map(e => e.dataset.card)")
+
+
+def table_snapshot(page):
+    """What the player sees of the game: the view and the drawn hand and piles."""
+    return {
+        "view": page.evaluate("window.ginApp.view"),
+        "hand": hand_cards(page),
+        "pile": page.get_attribute(".discard-pile", "data-top"),
+        "stock": page.text_content(".stock-count"),
+        "scores": [page.text_content(".score-human"), page.text_content(".score-computer")],
+    }
+
+
+def number_sum(expression: str) -> int:
+    """Evaluate "7 − 5 + 10" (the panels' minus sign is U+2212)."""
+    tokens = re.findall(r"[+−-]|\d+", expression)
+    total, sign = 0, 1
+    for tok in tokens:
+        if tok in "+":
+            sign = 1
+        elif tok in "−-":
+            sign = -1
+        else:
+            total += sign * int(tok)
+    return total
+
+
+def expected_operation(result, rules):
+    k = result["hands"][result["knocker"]]["points"]
+    d = result["hands"][1 - result["knocker"]]["points"]
+    return {
+        "knock": f"{d} − {k} = {result['points']}",
+        "undercut": f"{k} − {d} + {rules['undercut_bonus']} = {result['points']} (undercut)",
+        "gin": f"{rules['gin_bonus']} + {d} = {result['points']} (Gin)",
+        "big_gin": f"{rules['big_gin_bonus']} + {d} = {result['points']} (Gin grande)",
+    }[result["kind"]]
+
+
+def check_deal_panel(page):
+    """The deal result panel shows the engine's outcome, with arithmetic that adds up."""
+    view = page.evaluate("window.ginApp.view")
+    result = view["history"][-1]
+    assert page.get_by_role("dialog").count() == 1
+    panel = page.locator(".panel.deal")
+    assert panel.is_visible()
+    if result["kind"] == "void":
+        assert panel.locator(".operation").count() == 0
+    else:
+        op = panel.locator(".operation").text_content()
+        assert op == expected_operation(result, view["rules"])
+        left, right = op.split("=")
+        assert number_sum(left) == int(right.split()[0]) == result["points"]
+        for seat in (0, 1):
+            shown = panel.locator(f".hand-summary.seat-{seat}").get_attribute("data-points")
+            assert int(shown) == result["hands"][seat]["points"]
+            faces = panel.locator(f".hand-summary.seat-{seat} .card").evaluate_all("els => els.map(e => e.dataset.face)")
+            hand = [c for m in result["hands"][seat]["melds"] for c in m] + result["hands"][seat]["deadwood"]
+            if seat != result["knocker"]:
+                hand += [lay["card"] for lay in result["layoffs"]]
+            assert sorted(faces) == sorted(hand)
+    totals = panel.locator(".totals")
+    assert [int(totals.get_attribute("data-a")), int(totals.get_attribute("data-b"))] == result["scores"] == view["scores"]
+    return result
+
+
+def check_match_panel(page):
+    view = page.evaluate("window.ginApp.view")
+    final = view["final"]
+    assert view["over"] and final
+    panel = page.locator(".panel.match")
+    assert panel.is_visible()
+    for seat in (0, 1):
+        line = panel.locator(f".final-line.seat-{seat}")
+        op = line.locator(".operation").text_content()
+        left, right = op.split("=")
+        parts = [int(p) for p in left.split("+")]
+        assert parts == [view["scores"][seat]] + [b["points"] for b in final["bonuses"] if b["seat"] == seat]
+        assert sum(parts) == int(right) == final["totals"][seat] == int(line.get_attribute("data-total"))
+    winner = panel.locator(".headline").get_attribute("data-winner")
+    assert winner == ("draw" if final["winner"] is None else str(final["winner"]))
+    expected = {0: "¡Ganas la partida!", 1: "El rival gana la partida.", None: "Empate."}[final["winner"]]
+    assert panel.locator(".headline").text_content() == expected
+    assert button(page, "Otra vez").is_visible() and button(page, "Repetir").is_visible()
+
+
+def knock_panel_melds(page):
+    return sorted(sorted(m.split()) for m in page.locator(".panel.knock .knock-meld").evaluate_all("els => els.map(e => e.dataset.meld)"))
+
+
+def check_layout(page, size):
+    """Phones: the eleven cards, both piles, the scores and the actions fit, no sideways scroll."""
+    width, height = size
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= width
+    boxes = []
+    for selector in (".hand .hand-card", ".pile.stock", ".pile.discard-pile", ".score-human", ".score-computer", ".actions .btn", ".topbar .btn"):
+        for box in page.locator(selector).evaluate_all("els => els.map(e => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; })"):
+            boxes.append((selector, box))
+    assert sum(1 for s, _ in boxes if s == ".hand .hand-card") == 11
+    for selector, (left, top, right, bottom) in boxes:
+        assert left >= 0 and right <= width and top >= 0 and bottom <= height, (selector, (left, top, right, bottom))
+        if selector != ".score-human" and selector != ".score-computer":
+            assert right - left >= 40 and bottom - top >= 40, (selector, right - left, bottom - top)
+
+
+def no_hidden_cards(page, view):
+    """Only the player's hand, the pile and the known cards appear anywhere in the DOM."""
+    visible = set(view["hand"]) | set(view["discard"]) | set(view["opponent"]["known"])
+    shown = set(page.eval_on_selector_all("[data-card], [data-face]", "els => els.map(e => e.dataset.card || e.dataset.face)"))
+    assert shown <= visible, shown - visible
+
+
+# --- a whole match -----------------------------------------------------------------
+
+
+class Player:
+    """Plays through the UI with a simple strategy: pass, draw from the stock,
+    knock or go gin as soon as the table offers it, else throw the card that
+    leaves the least deadwood. `keys` plays with the keyboard only."""
+
+    def __init__(self, page, size, keys=False, shots=False):
+        self.page, self.size, self.keys, self.shots = page, size, keys, shots
+        self.shot = set()
+        self.deals = 0
+        self.knocks_checked = 0
+
+    def snap(self, name):
+        if self.shots and name not in self.shot:
+            self.shot.add(name)
+            shoot(self.page, name, self.size)
+
+    def focused(self, selector):
+        return self.page.evaluate("(s) => !!document.activeElement && document.activeElement.matches(s)", selector)
+
+    def tab_to(self, selector):
+        for _ in range(80):
+            if self.focused(selector):
+                return
+            self.page.keyboard.press("Tab")
+        raise AssertionError(f"Tab never reached {selector}")
+
+    def press(self, name, selector):
+        if self.keys:
+            self.tab_to(selector)
+            self.page.keyboard.press("Enter")
+        else:
+            button(self.page, name).click()
+
+    def discard(self, card):
+        if not self.keys:
+            self.page.locator(f'.hand [data-card="{card}"]').click()
+            assert ui(self.page)["selected"] == card
+            self.page.locator(f'.hand [data-card="{card}"]').click()
+            return
+        self.tab_to(".hand .hand-card")
+        cards = hand_cards(self.page)
+        here = self.page.evaluate("document.activeElement.dataset.card")
+        step = cards.index(card) - cards.index(here)
+        for _ in range(abs(step)):
+            self.page.keyboard.press("ArrowRight" if step > 0 else "ArrowLeft")
+        assert self.page.evaluate("document.activeElement.dataset.card") == card
+        self.page.keyboard.press("Enter")
+        assert ui(self.page)["selected"] == card
+        assert self.page.evaluate("document.activeElement.dataset.card") == card
+        self.page.keyboard.press(" ")
+
+    def knock(self, kind):
+        page = self.page
+        name = "Gin" if kind == "gin" else "Cerrar"
+        self.press(name, f'.actions [data-intent="knock"][data-kind="{kind}"]')
+        assert page.locator(".panel.knock").is_visible()
+        self.snap("knock")
+        shown = knock_panel_melds(page)
+        draft = ui(page)["knock"]
+        history = len(page.evaluate("window.ginApp.view.history"))
+        if self.keys:
+            assert self.focused('[data-intent="confirmKnock"]')
+            page.keyboard.press("Enter")
+        else:
+            button(page, "Confirmar").click()
+        settle(page)
+        view = page.evaluate("window.ginApp.view")
+        assert len(view["history"]) == history + 1
+        result = view["history"][-1]
+        assert result["knocker"] == 0 and result["discard"] == draft["card"]
+        assert sorted(sorted(m) for m in result["hands"][0]["melds"]) == shown
+        self.knocks_checked += 1
+
+    def play(self, max_steps=2000):
+        page = self.page
+        for _ in range(max_steps):
+            view = settle(page)
+            panel = ui(page)["panel"]
+            if panel == "deal":
+                check_deal_panel(page)
+                self.snap("deal-result")
+                self.deals += 1
+                if self.keys:
+                    assert self.focused('[data-intent="next"]')
+                    page.keyboard.press("Enter")
+                else:
+                    button(page, "Siguiente").click()
+                continue
+            if panel == "match":
+                check_match_panel(page)
+                self.snap("match-result")
+                return view
+            if view["phase"].startswith("upcard"):
+                self.snap("table-upcard")
+                self.press("Pasar", '.actions [data-intent="pass"]')
+            elif view["phase"] == "draw":
+                self.press("Mazo", ".pile.stock")
+            else:
+                self.snap("table")
+                dd = view["discard_deadwood"]
+                kinds = {("gin" if dd[a["card"]] == 0 else "knock") for a in view["legal"] if a["type"] == "knock"}
+                assert (button(page, "Gin").count() == 1) == ("gin" in kinds)
+                assert (button(page, "Cerrar").count() == 1) == ("knock" in kinds)
+                if kinds:
+                    self.knock("gin" if "gin" in kinds else "knock")
+                else:
+                    card = min((a["card"] for a in view["legal"] if a["type"] == "discard"), key=lambda c: (dd[c], c))
+                    self.discard(card)
+        raise AssertionError("the match did not end")
+
+
+@pytest.mark.parametrize(
+    "size,keys",
+    [(PORTRAIT, False), (LANDSCAPE, True), (DESKTOP, False)],
+    ids=["portrait-clicks", "landscape-keyboard", "desktop-clicks"],
+)
+def test_full_match_through_the_table(page, open_app, size, keys):
+    setup(page, open_app, size)
+    player = Player(page, size, keys=keys, shots=size != DESKTOP)
+    final = player.play()
+    assert final["over"] and player.deals == len(final["history"])
+    assert player.knocks_checked >= 1
+    # "Otra vez" starts a new match on a new seed; "Repetir" the same seed.
+    button(page, "Repetir").click()
+    again = settle(page)
+    assert again["seed"] == SEED and not again["over"] and again["history"] == []
+
+
+# --- layout on phones ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("size", [PORTRAIT, LANDSCAPE], ids=["portrait", "landscape"])
+def test_phone_layout_fits(page, open_app, size):
+    view = setup(page, open_app, size)
+    if view["phase"].startswith("upcard"):
+        button(page, "Pasar").click()
+        view = settle(page)
+    if view["phase"] == "draw":
+        button(page, "Mazo").click()
+        view = settle(page)
+    assert view["phase"] == "discard" and len(view["hand"]) == 11
+    check_layout(page, size)
+    no_hidden_cards(page, view)
+    # Selecting shows the deadwood left by that discard; it changes nothing else.
+    card = view["hand"][0]
+    before = table_snapshot(page)
+    page.locator(f'.hand [data-card="{card}"]').click()
+    assert page.locator(".if-discard").get_attribute("data-points") == str(view["discard_deadwood"][card])
+    assert table_snapshot(page)["view"] == before["view"]
+    shoot(page, "table-selected", size)
+
+
+# --- refusals -------------------------------------------------------------------------
+
+
+def refused(page, before, text):
+    message = page.locator(".messages .message.refusal")
+    message.wait_for()
+    assert message.text_content() == text
+    after = table_snapshot(page)
+    assert after == before
+
+
+def test_refusals_explain_and_change_nothing(page, open_app):
+    view = setup(page, open_app, PORTRAIT, seed="PASS-0001", settings={"speed": "instant", "level": "normal"})
+    assert view["phase"].startswith("upcard")
+    before = table_snapshot(page)
+    button(page, "Mazo").click()
+    refused(page, before, "Primero decide: Tomar o Pasar.")
+    card = view["hand"][0]
+    page.locator(f'.hand [data-card="{card}"]').click()
+    page.locator(f'.hand [data-card="{card}"]').click()
+    refused(page, table_snapshot(page), "Primero roba una carta.")
+    # Only Tomar and Pasar are offered at the upcard decision.
+    assert page.locator(".actions .btn").evaluate_all("els => els.map(e => e.textContent)") == ["Tomar", "Pasar"]
+
+    upcard = view["discard"][-1]
+    button(page, "Tomar").click()
+    view = settle(page)
+    assert view["taken"] == upcard
+    taken = page.locator(f'.hand [data-card="{upcard}"]')
+    assert taken.get_attribute("data-unavailable") == "taken" and "unavailable" in taken.get_attribute("class")
+    assert page.locator("#taken-note").text_content() == "Recién tomada: no se puede descartar este turno"
+    before = table_snapshot(page)
+    taken.click()
+    taken.click()
+    refused(page, before, "No puedes descartar la carta que acabas de tomar.")
+    button(page, "Mazo").click()
+    refused(page, before, "Ya has robado: ahora descarta una carta.")
+    page.keyboard.press("Escape")
+    button(page, "Descartar").click()
+    refused(page, before, "Elige primero una carta.")
+    shoot(page, "refusal", PORTRAIT)
+
+    # While the computer plays: "not your turn", nothing moves.
+    page.get_by_role("button", name="Menú").click()
+    page.select_option("#menu-speed", "slow")
+    page.get_by_role("button", name="Volver a la mesa").click()
+    other = next(c for c in view["hand"] if c != upcard)
+    page.locator(f'.hand [data-card="{other}"]').click()
+    button(page, "Descartar").click()
+    page.wait_for_function("() => window.ginApp.view.to_act === 1")
+    events = len(page.evaluate("window.ginApp.view.events"))
+    button(page, "Mazo").click()
+    message = page.locator(".messages .message.refusal")
+    assert message.text_content() == "Espera: ahora juega el rival."
+    view = settle(page)
+    # The computer moved; the player's click did not.
+    assert all(e.get("seat") != 0 for e in view["events"][events:])
+    # Its moves were announced, one by one, in the live region.
+    assert page.locator("#announcer").get_attribute("aria-live") == "polite"
+    assert page.locator("#announcer").text_content().startswith("El rival ")
+
+
+def test_both_passed_means_stock(page, open_app):
+    """After both players pass, the discard pile is refused with its reason."""
+    for seed in ("PASS-0010", "PASS-0023", "PASS-0026", "PASS-0029"):
+        view = setup(page, open_app, PORTRAIT, seed=seed, settings={"speed": "instant", "level": "normal"})
+        if view["phase"].startswith("upcard"):
+            button(page, "Pasar").click()
+            view = settle(page)
+        if view["phase"] == "draw" and view["both_passed"]:
+            break
+    else:
+        pytest.skip("no seed here where both pass")
+    before = table_snapshot(page)
+    button(page, "Descarte").click()
+    refused(page, before, "Los dos habéis pasado: roba del mazo.")
+
+
+# --- hints, names, menu ---------------------------------------------------------------------------
+
+
+def test_hint_names_and_menu(page, open_app):
+    view = setup(page, open_app, PORTRAIT, settings={"speed": "instant", "level": "normal"})
+    button(page, "Pista").click()
+    settle(page)
+    hint = page.locator(".messages .message.hint")
+    assert hint.text_content().startswith("Pista: ")
+    assert page.locator(".hinted").count() >= 1
+    # Every card of the hand is a button named in Spanish, with its notation.
+    names = page.locator(".hand .hand-card").evaluate_all("els => els.map(e => [e.dataset.card, e.getAttribute('aria-label')])")
+    suits = {"C": "tréboles", "D": "diamantes", "H": "corazones", "S": "picas"}
+    ranks = {"A": "as", "T": "10", "J": "jota", "Q": "reina", "K": "rey"}
+    assert sorted(c for c, _ in names) == sorted(view["hand"])
+    for card, name in names:
+        assert name == f"{ranks.get(card[0], card[0])} de {suits[card[1]]}"
+    for name in ("Mazo", "Descarte", "Pista", "Menú"):
+        assert button(page, name).count() == 1
+    # Menu: the level applies from the next deal and says so; the seed is shown.
+    button(page, "Menú").click()
+    assert page.locator(".seed-value").text_content() == SEED
+    page.select_option("#menu-level", "hard")
+    settle(page)
+    assert page.evaluate("window.ginApp.view.next_level") == "hard"
+    assert page.get_by_text("La dificultad nueva se aplica desde la próxima mano.").is_visible()
+    page.select_option("#menu-profile", "custom")
+    page.select_option("#menu-customOption-target", "250")
+    assert page.get_by_text("Las reglas nuevas se aplican al empezar la próxima partida.").is_visible()
+    page.check("#menu-four")
+    assert page.locator("#app.four-colour").count() == 1
+    button(page, "Cómo se juega").click()
+    assert page.locator(".panel.help").is_visible()
+    button(page, "Volver a la mesa").click()
+    # English on request: the same controls, English names.
+    page.select_option("#menu-lang", "en")
+    assert page.evaluate("document.documentElement.lang") == "en"
+    button(page, "Back to the table").click()
+    assert button(page, "Stock").count() == 1 and button(page, "Discard pile").count() == 1 and button(page, "Hint").count() == 1
+    # A new match asks once, then starts with the new rules.
+    button(page, "Menu").click()
+    button(page, "New match").click()
+    button(page, "Start").click()
+    fresh = settle(page)
+    assert fresh["seed"] != SEED and fresh["rules"]["profile"] == "custom" and fresh["rules"]["target"] == 250
