@@ -44,6 +44,18 @@ class IllegalMove(GinError):
 
 
 class SaveError(GinError):
-    """A save that cannot be loaded (bad format, wrong version, does not replay)."""
+    """A save that cannot be loaded (bad format, wrong version, does not replay).
+
+    ``code`` is always ``bad_save`` (what the UI acts on); ``reason`` says which
+    check failed, e.g. ``wrong_version`` or ``does_not_replay``.
+
+    >>> e = SaveError("save version 2 is not supported", reason="wrong_version")
+    >>> e.code, e.reason
+    ('bad_save', 'wrong_version')
+    """
 
     code = "bad_save"
+
+    def __init__(self, message: str, *, code: str | None = None, reason: str = "bad_save") -> None:
+        super().__init__(message, code=code)
+        self.reason = reason

@@ -252,38 +252,48 @@ class Match:
 
     @classmethod
     def from_save(cls, save: Any) -> "Match":
-        """Rebuild a match by replaying its actions; raise ``SaveError`` saying why not."""
+        """Rebuild a match by replaying its actions; raise ``SaveError`` saying why not.
+
+        The error's ``code`` is ``bad_save``; its ``reason`` is one of
+        ``not_an_object``, ``bad_format``, ``wrong_version``, ``bad_rules``,
+        ``bad_seed``, ``bad_meta``, ``bad_actions``, ``does_not_replay``.
+        """
         if not isinstance(save, dict):
-            raise SaveError(f"a save is a JSON object, not {type(save).__name__}", code="bad_save")
+            raise SaveError(f"a save is a JSON object, not {type(save).__name__}", reason="not_an_object")
         if save.get("format") != SAVE_FORMAT:
-            raise SaveError(f"not a gin save (format {save.get('format')!r})", code="bad_save")
-        if save.get("version") != SAVE_VERSION:
+            raise SaveError(f"not a gin save (format {save.get('format')!r})", reason="bad_format")
+        version = save.get("version")
+        if type(version) is not int or version != SAVE_VERSION:
             raise SaveError(
-                f"save version {save.get('version')!r} is not supported (this game reads {SAVE_VERSION})",
-                code="wrong_version",
+                f"save version {version!r} is not supported (this game reads {SAVE_VERSION})",
+                reason="wrong_version",
             )
         if save.get("shuffle", ALGORITHM) != ALGORITHM:
-            raise SaveError(f"unknown shuffle {save.get('shuffle')!r}", code="wrong_version")
+            raise SaveError(f"unknown shuffle {save.get('shuffle')!r}", reason="wrong_version")
         try:
             rules = Rules.from_dict(save.get("rules"))
         except ValueError as exc:
-            raise SaveError(f"bad rules in save: {exc}", code="bad_save") from None
+            raise SaveError(f"bad rules in save: {exc}", reason="bad_rules") from None
+        if "seed" not in save:
+            raise SaveError("save has no seed", reason="bad_seed")
         try:
-            match = cls(seed=save.get("seed"), rules=rules)
+            match = cls(seed=save["seed"], rules=rules)
         except ValueError as exc:
-            raise SaveError(f"bad seed in save: {exc}", code="bad_save") from None
+            raise SaveError(f"bad seed in save: {exc}", reason="bad_seed") from None
         meta = save.get("meta", {})
         if not isinstance(meta, dict):
-            raise SaveError("save meta must be an object", code="bad_save")
+            raise SaveError("save meta must be an object", reason="bad_meta")
         match.meta = dict(meta)
         actions = save.get("actions")
         if not isinstance(actions, list):
-            raise SaveError("save has no actions list", code="bad_save")
+            raise SaveError("save has no actions list", reason="bad_actions")
         for n, action in enumerate(actions):
             if not isinstance(action, dict) or "seat" in action:
-                raise SaveError(f"action {n} is not an action: {action!r}", code="bad_save")
+                raise SaveError(f"action {n} is not an action: {action!r}", reason="bad_actions")
             try:
                 match.apply(action)
             except IllegalMove as exc:
-                raise SaveError(f"action {n} {action!r} does not replay: {exc} ({exc.code})", code="bad_save") from None
+                raise SaveError(
+                    f"action {n} {action!r} does not replay: {exc} ({exc.code})", reason="does_not_replay"
+                ) from None
         return match
