@@ -46,6 +46,8 @@ def deal_view(deal, seat: int) -> dict[str, Any]:
         "discard": [str(ALL_CARDS[i]) for i in deal.pile],
         "stock_count": len(deal.stock_list),
         "both_passed": deal.both_passed,
+        # Seats that passed the upcard this deal, in order (docs/bridge.md).
+        "upcard_passed": [e["seat"] for e in deal.events if e.get("type") == "pass"],
         "events": [_public_event(e, seat) for e in deal.events],
         "legal": deal.legal_actions() if acting else [],
         "rules": deal.rules.to_dict(),
