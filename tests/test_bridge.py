@@ -1,0 +1,348 @@
+"""The JSON bridge: every function with good and bad input; JSON in and out, codes, nothing changed on error."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from gin import Match, bridge
+
+FUNCTIONS = ("new_match", "load", "view", "act", "computer_step", "hint", "set_level", "save")
+
+
+def call(name: str, params=None, raw: str | None = None) -> dict:
+    """Call a bridge function with JSON text; check the answer's shape."""
+    text = raw if raw is not None else json.dumps({} if params is None else params)
+    answer = getattr(bridge, name)(text)
+    assert isinstance(answer, str)
+    out = json.loads(answer)
+    assert isinstance(out, dict) and isinstance(out["ok"], bool)
+    if not out["ok"]:
+        assert set(out) == {"ok", "error"}
+        assert isinstance(out["error"]["code"], str) and out["error"]["code"]
+        assert isinstance(out["error"]["message"], str)
+    return out
+
+
+def error(name: str, params=None, raw: str | None = None) -> str:
+    out = call(name, params, raw)
+    assert out["ok"] is False, out
+    return out["error"]["code"]
+
+
+def snapshot() -> tuple[str, str]:
+    return json.dumps(call("save")["save"], sort_keys=True), json.dumps(call("view")["view"], sort_keys=True)
+
+
+@pytest.fixture
+def fresh():
+    """A new match where the human (seat 0) is to act first."""
+    for n in range(40):
+        out = call("new_match", {"seed": f"BRIDGE-{n}", "profile": "traditional", "options": {}, "level": "normal"})
+        if out["view"]["to_act"] == 0:
+            return out
+    raise AssertionError("no seed with the human first")
+
+
+def human_first_seed(first: int) -> str:
+    for n in range(40):
+        if Match.new(seed=f"BRIDGE-{n}").deal.to_act == first:
+            return f"BRIDGE-{n}"
+    raise AssertionError
+
+
+# --------------------------------------------------------------------------
+# new_match
+
+
+def test_new_match(fresh):
+    out = call("new_match", {"seed": " k7q2-m9xd ", "profile": "standard", "options": {}, "level": "hard"})
+    v = out["view"]
+    assert out["ok"] and v["seat"] == 0 and v["seed"] == "K7Q2-M9XD"
+    assert v["rules"]["profile"] == "standard" and v["level"] == "hard" and v["next_level"] is None
+    assert len(v["hand"]) == 10 and v["deal_number"] == 1 and v["phase"] == "upcard_nondealer"
+    assert out["save"]["seed"] == "K7Q2-M9XD" and out["save"]["actions"] == []
+    assert Match.from_save(out["save"]).view(0)["hand"] == v["hand"]
+
+
+def test_new_match_defaults_and_custom_options():
+    v = call("new_match", {"seed": "DEF"})["view"]
+    assert v["rules"]["profile"] == "traditional" and v["level"] == "normal"
+    v = call("new_match", {"seed": "C", "profile": "custom", "options": {"big_gin_bonus": 31, "target": 250}})["view"]
+    assert v["rules"]["big_gin_bonus"] == 31 and v["rules"]["target"] == 250
+
+
+@pytest.mark.parametrize(
+    "params, code",
+    [
+        ({"seed": "A", "profile": "oklahoma"}, "unknown_profile"),
+        ({"seed": "A", "profile": "custom", "options": {"gin_bonus": 30}}, "bad_option"),
+        ({"seed": "A", "profile": "custom", "options": {"target": 100.0}}, "bad_option"),
+        ({"seed": "A", "profile": "standard", "options": {"gin_bonus": 25}}, "bad_option"),
+        ({"seed": "A", "level": "godlike"}, "bad_level"),
+        ({"seed": "A", "level": None}, "bad_level"),
+        ({"seed": ""}, None),
+        ({"seed": None}, None),
+        ({"seed": ["A"]}, None),
+        ({"seed": "A", "options": [1]}, None),
+    ],
+)
+def test_new_match_refusals_keep_the_current_match(fresh, params, code):
+    before = snapshot()
+    got = error("new_match", params)
+    if code is not None:
+        assert got == code
+    assert snapshot() == before
+
+
+# --------------------------------------------------------------------------
+# Malformed input everywhere: never raises, JSON out, nothing changes.
+
+JUNK_TEXT = ["", "{", "[", "null", "5", '"x"', "[1, 2]", "{'a': 1}", "\x00", "{}{}", '{"a":}', "true"]
+
+
+@pytest.mark.parametrize("name", FUNCTIONS)
+def test_junk_text_is_answered_not_raised(fresh, name):
+    before = snapshot()
+    for text in JUNK_TEXT:
+        answer = getattr(bridge, name)(text)
+        out = json.loads(answer)
+        assert isinstance(out["ok"], bool)
+        if text not in ("", "{}{}") and name not in ("view", "save", "hint", "computer_step"):
+            assert out["ok"] is False, (name, text)
+    # view/save/hint change nothing; the others refused everything.
+    assert snapshot() == before
+
+
+@pytest.mark.parametrize("name", FUNCTIONS)
+def test_non_text_params_are_answered_not_raised(fresh, name):
+    for value in (None, 5, b"{}", ["x"]):
+        out = json.loads(getattr(bridge, name)(value))
+        assert isinstance(out["ok"], bool)
+
+
+def test_no_match_yet():
+    bridge._session.match = None
+    for name in ("view", "act", "computer_step", "hint", "set_level", "save"):
+        assert error(name, {"action": {"type": "pass"}, "level": "hard"}) == "no_match"
+
+
+# --------------------------------------------------------------------------
+# act
+
+
+def test_act_applies_the_humans_action(fresh):
+    out = call("act", {"action": {"type": "pass"}})
+    assert out["ok"]
+    assert out["events"] == [{"seat": 0, "type": "pass"}]
+    assert out["view"]["to_act"] == 1 and out["view"]["phase"] == "upcard_dealer"
+    assert out["save"]["actions"] == [{"type": "pass"}]
+    assert out["save"] == call("save")["save"]
+
+
+@pytest.mark.parametrize(
+    "action, code",
+    [
+        ({"type": "draw", "from": "stock"}, "must_take_or_pass"),
+        ({"type": "discard", "card": "AC"}, "must_draw_first"),
+        ({"type": "jump"}, "bad_action"),
+        ({}, "bad_action"),
+        (None, "bad_action"),
+        ("pass", "bad_action"),
+        ([{"type": "pass"}], "bad_action"),
+    ],
+)
+def test_act_refusals_change_nothing(fresh, action, code):
+    before = snapshot()
+    assert error("act", {"action": action}) == code
+    assert snapshot() == before
+
+
+def test_act_out_of_turn_and_computer_step_out_of_turn(fresh):
+    before = snapshot()
+    assert error("computer_step") == "not_computer_turn"
+    assert snapshot() == before
+    call("act", {"action": {"type": "pass"}})  # the computer decides now
+    before = snapshot()
+    assert error("act", {"action": {"type": "take"}}) == "not_your_turn"
+    assert error("hint") == "not_your_turn"
+    assert snapshot() == before
+
+
+def test_the_human_cannot_act_as_the_computer(fresh):
+    before = snapshot()
+    out = call("act", {"action": {"type": "pass", "seat": 1}})
+    # Either refused, or applied as the human's own pass: never the computer's move.
+    if out["ok"]:
+        assert out["events"][0]["seat"] == 0
+    else:
+        assert snapshot() == before
+
+
+def test_computer_step_plays_one_legal_action():
+    call("new_match", {"seed": human_first_seed(1), "level": "easy"})
+    out = call("computer_step")
+    assert out["ok"]
+    assert out["action"]["type"] in ("take", "pass")
+    replay = Match.from_save(out["save"])
+    assert replay.actions[-1]["type"] == out["action"]["type"]
+    assert out["events"][0]["seat"] == 1
+
+
+def test_hint_is_a_legal_action(fresh):
+    out = call("hint")
+    assert out["ok"]
+    assert out["hint"]["action"] in fresh["view"]["legal"]
+    assert isinstance(out["hint"]["reason"], str)
+
+
+# --------------------------------------------------------------------------
+# A whole match through the bridge; a level change from the next deal.
+
+
+def play_until_next_deal(level_check=None) -> dict:
+    start = call("view")["view"]["deal_number"]
+    out = call("view")
+    for _ in range(500):
+        v = out["view"]
+        if v["over"] or v["deal_number"] != start:
+            return out
+        if level_check:
+            level_check(v)
+        if v["to_act"] == 0:
+            hint = call("hint")["hint"]["action"]
+            out = call("act", {"action": hint})
+        else:
+            out = call("computer_step")
+        assert out["ok"], out
+    raise AssertionError("the deal did not end")
+
+
+def test_a_level_change_applies_from_the_next_deal(fresh):
+    out = call("set_level", {"level": "hard"})
+    assert out["view"]["level"] == "normal" and out["view"]["next_level"] == "hard"
+    assert call("view")["view"]["level"] == "normal"
+
+    def still_normal(v):
+        assert v["level"] == "normal" and v["next_level"] == "hard"
+
+    out = play_until_next_deal(still_normal)
+    if not out["view"]["over"]:
+        assert out["view"]["level"] == "hard" and out["view"]["next_level"] is None
+        assert any(e["type"] == "new_deal" for e in out["events"])
+    # Setting the current level again cancels a pending change.
+    call("set_level", {"level": "easy"})
+    v = call("set_level", {"level": call("view")["view"]["level"]})["view"]
+    assert v["next_level"] is None
+
+
+@pytest.mark.parametrize("level", ["godlike", None, ["hard"], 3, ""])
+def test_set_level_refusals(fresh, level):
+    before = snapshot()
+    assert error("set_level", {"level": level}) == "bad_level"
+    assert snapshot() == before
+
+
+def test_a_whole_match_through_the_bridge():
+    call("new_match", {"seed": "BRIDGE-WHOLE", "profile": "standard", "level": "easy"})
+    for _ in range(60):
+        out = play_until_next_deal()
+        if out["view"]["over"]:
+            break
+    v = call("view")["view"]
+    assert v["over"] and v["final"] is not None and v["legal"] == []
+    assert error("act", {"action": {"type": "pass"}}) == "game_over"
+    assert error("computer_step") == "not_computer_turn"
+    saved = call("save")["save"]
+    assert Match.from_save(saved).over
+
+
+# --------------------------------------------------------------------------
+# save and load
+
+
+def test_save_and_load_round_trip(fresh):
+    call("act", {"action": {"type": "pass"}})
+    call("computer_step")
+    saved = call("save")["save"]
+    view = call("view")["view"]
+    call("new_match", {"seed": "OTHER"})
+    out = call("load", {"save": saved})
+    assert out["ok"] and out["view"] == view and out["save"] == saved
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"version": 2},
+        {"format": "x"},
+        {"seed": None},
+        {"actions": [{"type": "draw", "from": "stock"}]},
+        {"rules": {"profile": "custom", "gin_bonus": 30}},
+    ],
+)
+def test_load_refusals_are_bad_save_and_change_nothing(fresh, change):
+    saved = call("save")["save"]
+    call("act", {"action": {"type": "pass"}})
+    before = snapshot()
+    code = error("load", {"save": {**saved, **change}})
+    assert code == "bad_save"
+    assert snapshot() == before
+
+
+@pytest.mark.parametrize("params", [{}, {"save": None}, {"save": "x"}, {"save": []}])
+def test_load_without_a_save_object(fresh, params):
+    before = snapshot()
+    assert error("load", params) == "bad_save"
+    assert snapshot() == before
+
+
+def test_load_of_cut_json_text(fresh):
+    text = json.dumps({"save": call("save")["save"]})
+    before = snapshot()
+    for cut in (5, len(text) // 2, len(text) - 1):
+        error("load", raw=text[:cut])
+    assert snapshot() == before
+
+
+# --------------------------------------------------------------------------
+# call
+
+
+def test_call_dispatches_by_name(fresh):
+    for name in ("view", "save", "hint"):
+        assert json.loads(bridge.call(name, "{}")) == json.loads(getattr(bridge, name)("{}"))
+    out = json.loads(bridge.call("act", json.dumps({"action": {"type": "pass"}})))
+    assert out["ok"] and out["view"]["to_act"] == 1
+
+
+@pytest.mark.parametrize("method", ["nope", "", "_match", "__init__", "json", None])
+def test_call_of_an_unknown_method(fresh, method):
+    before = snapshot()
+    out = json.loads(bridge.call(method, "{}"))
+    assert out["ok"] is False and out["error"]["code"] == "unknown_method"
+    assert snapshot() == before
+
+
+# --------------------------------------------------------------------------
+# Known bridge bugs (gin/bridge.py is not the engine's to change): strict
+# xfails, so they turn into failures the day they are fixed.
+
+
+@pytest.mark.xfail(strict=True, reason="bridge: RecursionError from json.loads escapes (never raises)")
+def test_deeply_nested_json_is_answered_not_raised(fresh):
+    out = json.loads(bridge.new_match("[" * 100_000))
+    assert out["ok"] is False
+
+
+@pytest.mark.xfail(strict=True, reason="bridge: call() with an unhashable method name raises TypeError")
+def test_call_with_an_unhashable_method_is_answered():
+    out = json.loads(bridge.call(["view"], "{}"))
+    assert out["ok"] is False
+
+
+@pytest.mark.xfail(strict=True, reason="bridge: load answers bad_level, not bad_save, for a bad level in the save")
+def test_load_of_a_save_with_a_bad_level_is_bad_save(fresh):
+    saved = call("save")["save"]
+    assert error("load", {"save": {**saved, "meta": {"level": "godlike"}}}) == "bad_save"
