@@ -20,7 +20,7 @@ from collections.abc import Callable
 from typing import Any
 
 from . import ai
-from .errors import GinError, IllegalMove
+from .errors import GinError, IllegalMove, SaveError
 from .match import Match
 from .rules import Rules
 
@@ -51,8 +51,10 @@ def _json_call(fn: Callable[[dict[str, Any]], dict[str, Any]]) -> Callable[[str]
             result = {"ok": True, **fn(params)}
         except GinError as exc:
             result = {"ok": False, "error": {"code": exc.code, "message": str(exc)}}
-        except (ValueError, TypeError, KeyError) as exc:  # bad JSON or params
-            result = {"ok": False, "error": {"code": "bad_request", "message": str(exc)}}
+        except (ValueError, TypeError, KeyError, RecursionError) as exc:  # bad JSON or params
+            result = {"ok": False, "error": {"code": "bad_request", "message": str(exc)[:500]}}
+        except Exception as exc:  # noqa: BLE001 - the worker must always get an answer
+            result = {"ok": False, "error": {"code": "internal_error", "message": repr(exc)[:500]}}
         return json.dumps(result, separators=(",", ":"), ensure_ascii=False)
 
     wrapper.__name__ = fn.__name__
@@ -106,9 +108,11 @@ def new_match(params: dict[str, Any]) -> dict[str, Any]:
 def load(params: dict[str, Any]) -> dict[str, Any]:
     """Resume a saved match ``{"save": {...}}``; ``bad_save`` says why not."""
     match = Match.from_save(params.get("save"))
-    match.meta["level"] = _level(match.meta.get("level", "normal"))
-    if match.meta.get("next_level") is not None:
-        _level(match.meta["next_level"])
+    for key in ("level", "next_level"):
+        value = match.meta.get(key)
+        if value is not None and value not in LEVELS:
+            raise SaveError(f"the save names an unknown level {value!r}")
+    match.meta.setdefault("level", "normal")
     _session.match = match
     return _state(match)
 
@@ -177,7 +181,7 @@ _METHODS = {f.__name__: f for f in (new_match, load, view, act, computer_step, h
 
 def call(method: str, params_json: str = "{}") -> str:
     """Dispatch by name (what the worker calls)."""
-    fn = _METHODS.get(method)
+    fn = _METHODS.get(method) if isinstance(method, str) else None
     if fn is None:
         return json.dumps({"ok": False, "error": {"code": "unknown_method", "message": f"no method {method!r}"}})
     return fn(params_json)

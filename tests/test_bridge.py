@@ -326,23 +326,19 @@ def test_call_of_an_unknown_method(fresh, method):
 
 
 # --------------------------------------------------------------------------
-# Known bridge bugs (gin/bridge.py is not the engine's to change): strict
-# xfails, so they turn into failures the day they are fixed.
+# Hostile input that once escaped the bridge or got the wrong code.
 
 
-@pytest.mark.xfail(strict=True, reason="bridge: RecursionError from json.loads escapes (never raises)")
 def test_deeply_nested_json_is_answered_not_raised(fresh):
     out = json.loads(bridge.new_match("[" * 100_000))
     assert out["ok"] is False
 
 
-@pytest.mark.xfail(strict=True, reason="bridge: call() with an unhashable method name raises TypeError")
 def test_call_with_an_unhashable_method_is_answered():
     out = json.loads(bridge.call(["view"], "{}"))
     assert out["ok"] is False
 
 
-@pytest.mark.xfail(strict=True, reason="bridge: load answers bad_level, not bad_save, for a bad level in the save")
 def test_load_of_a_save_with_a_bad_level_is_bad_save(fresh):
     saved = call("save")["save"]
     assert error("load", {"save": {**saved, "meta": {"level": "godlike"}}}) == "bad_save"
