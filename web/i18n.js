@@ -1,5 +1,15 @@
 // Texts of the page: Spanish by default, English when the player or the
-// browser prefers it. Engine errors are translated by their stable code.
+// browser prefers it. Engine errors are translated by their stable code,
+// hint reasons (gin/ai) by theirs.
+//
+// Accessible names the tests and screen readers rely on (btn.* keys):
+//   es: Tomar, Pasar, Mazo, Descarte, Descartar, Cerrar, Gin, Gin grande,
+//       Confirmar, Pista, Siguiente, Otra vez, Repetir, Nueva partida, Menú
+//   en: Take, Pass, Stock, Discard pile, Discard, Knock, Gin, Big gin,
+//       Confirm, Hint, Next, Play again, Replay, New match, Menu
+// "Discard" is a prefix of "Discard pile" and "Gin" of "Gin grande"/"Big gin":
+// look them up by exact name. Cards are named "7 de corazones", "as de picas",
+// "rey de tréboles" / "7 of hearts", "ace of spades", "king of clubs".
 
 const DICT = {
   es: {

@@ -327,6 +327,7 @@ def test_phone_layout_fits(page, open_app, size):
 
 
 def refused(page, before, text):
+    page.evaluate("window.ginApp.idle()")  # the click's engine call has answered
     message = page.locator(".messages .message.refusal")
     message.wait_for()
     assert message.text_content() == text
