@@ -228,6 +228,24 @@ class Player:
         self.press(name, f'.actions [data-intent="knock"][data-kind="{kind}"]')
         assert page.locator(".panel.knock").is_visible()
         self.snap("knock")
+        if not self.keys and self.knocks_checked == 0:
+            # Rearranging: a loose card joins a meld it fits (or the panel says
+            # it fits none); "Propuesta inicial" brings the proposal back.
+            proposed = knock_panel_melds(page)
+            loose = page.locator(".panel.knock .knock-card.in-deadwood")
+            if loose.count():
+                card = loose.first.get_attribute("data-card")
+                loose.first.click()
+                moved = any(card in m for m in knock_panel_melds(page))
+                assert moved or page.locator(".panel.knock .message").text_content() == "Esa carta no encaja en ninguna combinación."
+                button(page, "Propuesta inicial").click()
+                assert knock_panel_melds(page) == proposed
+            melded = page.locator(".panel.knock .knock-card.in-meld").first
+            melded.click()
+            points = lambda c: min(10, "A23456789TJQK".index(c[0]) + 1)  # noqa: E731
+            loose_cards = page.locator(".panel.knock .knock-card.in-deadwood").evaluate_all("els => els.map(e => e.dataset.card)")
+            shown_points = int(page.locator(".panel.knock .knock-dw-title").get_attribute("data-points"))
+            assert shown_points == sum(points(c) for c in loose_cards) <= 10
         shown = knock_panel_melds(page)
         draft = ui(page)["knock"]
         history = len(page.evaluate("window.ginApp.view.history"))
