@@ -356,6 +356,48 @@ def check_deal_end(m: Match, deal) -> None:
         assert m.deal.phase == "upcard_nondealer" and m.deal.to_act == 1 - expected_dealer
 
 
+def whole(m: Match) -> str:
+    """A full serialisation of the match: save, current deal (hidden cards too), results."""
+    return json.dumps(
+        {
+            "save": m.to_save(),
+            "deal": m.deal.to_dict(),
+            "number": m.deal_number,
+            "results": [r.to_dict() for r in m.results],
+            "final": None if m.final is None else m.final.to_dict(),
+        },
+        sort_keys=True,
+    )
+
+
+def test_refusals_leave_the_whole_match_unchanged():
+    rng = random.Random(77)
+    m = Match.new(seed="WHOLE-STATE", rules=STD)
+    refusals = 0
+    while not m.over:
+        for _ in range(4):
+            action = junk(rng, m)
+            sent = json.dumps(action, sort_keys=True, default=repr)
+            before = whole(m)
+            try:
+                m.apply(action)
+            except IllegalMove:
+                refusals += 1
+                assert whole(m) == before, action
+            assert json.dumps(action, sort_keys=True, default=repr) == sent  # the input is not modified
+            if m.over:
+                break
+        if not m.over:
+            m.apply(policy(m, rng))
+    assert refusals > 200
+    before = whole(m)
+    for action in ({"type": "pass"}, {"type": "draw", "from": "stock"}, None, {"type": "jump"}):
+        with pytest.raises(IllegalMove) as info:
+            m.apply(action)
+        assert info.value.code == "game_over"
+        assert whole(m) == before
+
+
 @pytest.mark.parametrize("block", range(8))
 def test_thousands_of_fuzzed_random_matches(block):
     """8 blocks x 250 matches, every rule set, junk between legal actions."""
