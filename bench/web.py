@@ -28,7 +28,6 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 DIST = ROOT / "dist"
-BENCH_DIR = DIST / "bench"
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "5"))
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -59,6 +58,32 @@ def load_build_module():
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def bench_server(build):
+    """build.py's server for dist/, plus the bare page under /bench/ (kept in
+    memory: dist/ belongs to the build, which removes files it did not make)."""
+    extra = {"/bench/bare.html": (BARE_HTML, "text/html; charset=utf-8"), "/bench/bare.js": (BARE_JS, "text/javascript")}
+
+    class Handler(build.Handler):
+        quiet = True
+
+        def do_GET(self):  # noqa: N802
+            page = extra.get(self.path.split("?")[0])
+            if page is None:
+                return super().do_GET()
+            body = page[0].encode()
+            self.send_response(200)
+            self.send_header("Content-Type", page[1])
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            return None
+
+    def factory(*args, **kw):
+        return Handler(*args, directory=str(DIST), **kw)
+
+    return build.Server(("127.0.0.1", 0), factory)
 
 
 def wait_value(page, expression: str, timeout_ms: int = 120_000):
@@ -120,10 +145,7 @@ def main() -> int:
         print("no Chromium: run through `python3 build.py bench` or set CHROMIUM", file=sys.stderr)
         return 1
     build = load_build_module()
-    BENCH_DIR.mkdir(exist_ok=True)
-    (BENCH_DIR / "bare.html").write_text(BARE_HTML)
-    (BENCH_DIR / "bare.js").write_text(BARE_JS)
-    server = build.make_server(0, quiet=True)
+    server = bench_server(build)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     url = f"http://127.0.0.1:{server.server_address[1]}/"
@@ -147,7 +169,6 @@ def main() -> int:
     finally:
         server.shutdown()
         server.server_close()
-        shutil.rmtree(BENCH_DIR, ignore_errors=True)
 
     b, c, w = statistics.median(bare), statistics.median(cold), statistics.median(warm)
     st = statistics.median(steady)

@@ -299,7 +299,7 @@ async function boot() {
       throw new BootError("engine", "boot_failed", `import gin.bridge: ${err}`);
     }
   }
-  // Filling and persisting the cache waits until the first moves are served:
+  // Filling and persisting the cache waits until the first match is served:
   // it is for the next visit, not this one.
   const fill = persistent && !timings.reused;
   const afterReady = () => {
@@ -347,6 +347,15 @@ function callBridge(method, params) {
 function handle(message) {
   const { id, method, params } = message;
   post({ id, ...callBridge(method, params) });
+  runAfterReady();
+}
+
+// Once, right after the first answer (the page's first match) has gone out.
+function runAfterReady() {
+  const task = bridge && bridge.afterReady;
+  if (!task) return;
+  bridge.afterReady = null;
+  setTimeout(task, 0);
 }
 
 self.addEventListener("message", (event) => {
@@ -364,7 +373,7 @@ booting = boot().then(
     bridge = result;
     post({ type: "ready", timings: result.timings });
     for (const message of pending.splice(0)) handle(message);
-    setTimeout(result.afterReady, 1500);
+    setTimeout(runAfterReady, 1000); // in case the page asks nothing soon
   },
   (err) => {
     const e = err instanceof BootError ? err : new BootError("runtime", "boot_failed", err && err.stack ? err.stack : err);
