@@ -165,20 +165,33 @@ function noticeFinishedDeal() {
   }
 }
 
-// A fresh view from a new or loaded match: no panel, nothing to replay.
-function resetUi() {
+// A fresh view from a new or loaded match: nothing selected, nothing to
+// replay. A deal result the player has not closed yet (the page reloaded
+// while it was shown, or before it could be) opens again; a finished match
+// shows its result.
+function resetUi(acknowledged = Infinity) {
   const view = state.view;
+  const count = view ? view.history.length : 0;
+  const pending = count && view.history[count - 1].number > acknowledged ? view.history[count - 1] : null;
+  const panel = pending ? "deal" : view && view.over ? "match" : null;
   Object.assign(state.ui, {
     selected: null,
-    panel: view && view.over ? "match" : null,
+    panel,
     knock: null,
-    result: null,
-    seenDeals: view ? view.history.length : 0,
+    result: pending,
+    seenDeals: count,
+    focus: panel === "deal" ? "next" : panel === "match" ? "again" : null,
     message: null,
     hintTarget: null,
     lastComputer: "",
     levelNote: false,
   });
+}
+
+// The player closed the result of deal `number` (0: a new match): a reload
+// must not show it again, nor miss one not closed yet.
+function acknowledge(number) {
+  if (state.view && storage.available) storage.writeAcknowledged(state.view.seed, number);
 }
 
 // Every engine call goes through here, one at a time, in order.
@@ -198,6 +211,7 @@ async function startMatch(seed) {
   });
   state.ui.seenDeals = 0;
   accept(result);
+  acknowledge(0);
   resetUi();
   state.ui.profileNote = false;
 }
@@ -215,7 +229,8 @@ async function openMatch() {
       const loaded = await engine.call("load", { save: stored.save });
       state.ui.seenDeals = loaded.view.history.length;
       accept(loaded);
-      resetUi();
+      // A save from before this was kept has nothing pending.
+      resetUi(storage.readAcknowledged(loaded.view.seed) ?? Infinity);
       return;
     } catch (err) {
       // bad_save, or any other failure to replay it: a save must never keep
@@ -511,6 +526,7 @@ const intents = {
   },
   next() {
     if (state.ui.panel !== "deal") return;
+    if (state.ui.result) acknowledge(state.ui.result.number);
     state.ui.result = null;
     state.ui.panel = state.view && state.view.over ? "match" : null;
     state.ui.focus = state.ui.panel === "match" ? "again" : null;

@@ -5,6 +5,7 @@ export const KEYS = Object.freeze({
   match: "gin.match.v1", // the current match's save (gin.save format)
   brokenMatch: "gin.match.broken", // a save that could not be loaded, kept aside
   settings: "gin.settings.v1", // language, level, speed, sort...
+  acknowledged: "gin.acknowledged.v1", // {seed, deal}: the last deal result the player closed
 });
 
 function defaultBackend() {
@@ -106,6 +107,22 @@ export function createStorage(getBackend = defaultBackend) {
     },
     writeSettings(settings) {
       return write(KEYS.settings, JSON.stringify(settings));
+    },
+
+    // The number of the last deal whose result the player closed with
+    // "Siguiente", for the match on `seed`; null when unknown.
+    readAcknowledged(seed) {
+      const raw = read(KEYS.acknowledged);
+      if (raw === null) return null;
+      try {
+        const value = JSON.parse(raw);
+        return value && value.seed === seed && Number.isInteger(value.deal) ? value.deal : null;
+      } catch {
+        return null;
+      }
+    },
+    writeAcknowledged(seed, deal) {
+      return write(KEYS.acknowledged, JSON.stringify({ seed, deal }));
     },
   };
 }
