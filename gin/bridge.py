@@ -97,8 +97,14 @@ def _apply(match: Match, action: dict[str, Any]) -> list[dict[str, Any]]:
 @_json_call
 def new_match(params: dict[str, Any]) -> dict[str, Any]:
     """Start a match: ``{"seed", "profile", "options", "level"}``."""
-    rules = Rules.profile(params.get("profile", "traditional"), **(params.get("options") or {}))
-    match = Match.new(seed=params.get("seed"), rules=rules)
+    options = params.get("options") or {}
+    if not isinstance(options, dict):
+        raise BridgeError(f"options must be an object, not {options!r}", code="bad_option")
+    rules = Rules.profile(params.get("profile", "traditional"), **options)
+    try:
+        match = Match.new(seed=params.get("seed"), rules=rules)
+    except ValueError as exc:
+        raise BridgeError(str(exc), code="bad_seed") from None
     match.meta["level"] = _level(params.get("level", "normal"))
     _session.match = match
     return _state(match)
@@ -132,7 +138,7 @@ def act(params: dict[str, Any]) -> dict[str, Any]:
         raise IllegalMove(f"not an action: {action!r}", code="bad_action")
     if match.over:
         raise IllegalMove("the match is over", code="game_over")
-    if match.deal.to_act != HUMAN:
+    if match.deal.to_act != HUMAN or action.get("seat", HUMAN) != HUMAN:
         raise IllegalMove("it is the computer's turn", code="not_your_turn")
     events = _apply(match, {**action, "seat": HUMAN})
     return {**_state(match), "events": events}
@@ -183,5 +189,6 @@ def call(method: str, params_json: str = "{}") -> str:
     """Dispatch by name (what the worker calls)."""
     fn = _METHODS.get(method) if isinstance(method, str) else None
     if fn is None:
-        return json.dumps({"ok": False, "error": {"code": "unknown_method", "message": f"no method {method!r}"}})
+        error = {"code": "unknown_method", "message": f"no method {method!r}"}
+        return json.dumps({"ok": False, "error": error}, separators=(",", ":"), ensure_ascii=False)
     return fn(params_json)

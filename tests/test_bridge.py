@@ -342,3 +342,28 @@ def test_call_with_an_unhashable_method_is_answered():
 def test_load_of_a_save_with_a_bad_level_is_bad_save(fresh):
     saved = call("save")["save"]
     assert error("load", {"save": {**saved, "meta": {"level": "godlike"}}}) == "bad_save"
+
+
+@pytest.mark.parametrize(
+    ("params", "code"),
+    [
+        ({"seed": "", "profile": "traditional"}, "bad_seed"),
+        ({"seed": None}, "bad_seed"),
+        ({"seed": "OK", "profile": "custom", "options": [20]}, "bad_option"),
+        ({"seed": "OK", "profile": "custom", "options": "gin_bonus=25"}, "bad_option"),
+    ],
+)
+def test_new_match_names_what_is_wrong(fresh, params, code):
+    before = snapshot()
+    assert error("new_match", params) == code
+    assert snapshot() == before
+
+
+def test_act_for_the_computers_seat_is_not_your_turn(fresh):
+    before = snapshot()
+    assert error("act", {"action": {"type": "pass", "seat": 1}}) == "not_your_turn"
+    assert snapshot() == before
+
+
+def test_unknown_method_answer_is_compact_json():
+    assert bridge.call("nope", "{}") == '{"ok":false,"error":{"code":"unknown_method","message":"no method \'nope\'"}}'
