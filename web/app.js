@@ -6,10 +6,9 @@ import { createEngine, EngineError } from "./engine.js";
 import { createStorage } from "./storage.js";
 import { newSeed, seedFromHash } from "./seed.js";
 import { pickLanguage, translator } from "./i18n.js";
-import { render } from "./render.js";
+import { render, cardWithArticle } from "./render.js";
 import { bindInput } from "./input.js";
 import { cardName, cardPoints, isMeld, orderMeld } from "./cards.js";
-import { cardWithArticle } from "./render.js";
 
 const SPEED_DELAY_MS = { instant: 0, fast: 150, normal: 450, slow: 900 };
 const DEFAULT_SETTINGS = {

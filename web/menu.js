@@ -10,7 +10,7 @@ const CUSTOM_CHOICES = {
   target: [100, 250, 500],
 };
 
-function select(intent, label, value, options, t, extra = {}) {
+function select(intent, label, value, options, extra = {}) {
   const id = `menu-${intent}${extra.name ? `-${extra.name}` : ""}`;
   return el(
     "div",
@@ -42,7 +42,7 @@ export function menuPanel(view, ui) {
           "div",
           { class: "custom-fields" },
           Object.entries(CUSTOM_CHOICES).map(([name, values]) =>
-            select("customOption", t(`menu.${name}`), custom[name] ?? values[0], values.map((v) => [v === null ? "off" : v, v === null ? t("menu.off") : String(v)]), t, { name }),
+            select("customOption", t(`menu.${name}`), custom[name] ?? values[0], values.map((v) => [v === null ? "off" : v, v === null ? t("menu.off") : String(v)]), { name }),
           ),
         )
       : null;
@@ -61,18 +61,18 @@ export function menuPanel(view, ui) {
         el("button", { type: "button", class: "btn", dataset: { intent: "help", key: "help" }, text: t("btn.help") }),
       ),
       el("p", { class: "seed" }, `${t("menu.seed")}: `, el("output", { class: "seed-value", text: view.seed })),
-      select("level", t("menu.level"), settings.level, ["easy", "normal", "hard"].map((v) => [v, t(`level.${v}`)]), t),
+      select("level", t("menu.level"), settings.level, ["easy", "normal", "hard"].map((v) => [v, t(`level.${v}`)])),
       view.next_level || ui.levelNote ? el("p", { class: "note", role: "status", text: t("menu.level_note") }) : null,
-      select("profile", t("menu.profile"), settings.profile, ["traditional", "standard", "custom"].map((v) => [v, t(`profile.${v}`)]), t),
+      select("profile", t("menu.profile"), settings.profile, ["traditional", "standard", "custom"].map((v) => [v, t(`profile.${v}`)])),
       profileFields,
       el("p", {
         class: "note",
         text: t("menu.rules_now", { profile: t(`profile.${rules.profile}`), gin: rules.gin_bonus, undercut: rules.undercut_bonus, target: rules.target }),
       }),
       ui.profileNote ? el("p", { class: "note", role: "status", text: t("menu.profile_note") }) : null,
-      select("lang", t("menu.language_label"), ui.lang, [["es", t("lang.es")], ["en", t("lang.en")]], t),
-      select("speed", t("menu.speed"), settings.speed, ["slow", "normal", "fast", "instant"].map((v) => [v, t(`speed.${v}`)]), t),
-      select("sort", t("menu.sort"), settings.sort, ["melds", "suit", "rank"].map((v) => [v, t(`sort.${v}`)]), t),
+      select("lang", t("menu.language_label"), ui.lang, [["es", t("lang.es")], ["en", t("lang.en")]]),
+      select("speed", t("menu.speed"), settings.speed, ["slow", "normal", "fast", "instant"].map((v) => [v, t(`speed.${v}`)])),
+      select("sort", t("menu.sort"), settings.sort, ["melds", "suit", "rank"].map((v) => [v, t(`sort.${v}`)])),
       el(
         "div",
         { class: "field check" },

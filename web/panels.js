@@ -16,7 +16,7 @@ function cardRow(cards, t, cls = "") {
   return el("div", { class: `mini-row ${cls}`.trim() }, cards.map((c) => faceCard(c, t, "mini")));
 }
 
-export function deadwoodPoints(cards) {
+function deadwoodPoints(cards) {
   return cards.reduce((sum, c) => sum + cardPoints(c), 0);
 }
 
@@ -178,5 +178,3 @@ export function matchResultPanel(view, ui) {
     ),
   );
 }
-
-export { cardName };

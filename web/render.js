@@ -4,7 +4,7 @@
 // for input.js, and data-key so focus survives a rebuild.
 
 import { BOOT_STAGES } from "./engine.js";
-import { cardFace, cardBack, cardClasses, cardName, cardPoints, bySuit, byRank, orderMeld } from "./cards.js";
+import { cardFace, cardBack, cardClasses, cardName, bySuit, byRank, orderMeld } from "./cards.js";
 import { menuPanel, helpPanel, confirmNewPanel } from "./menu.js";
 import { dealResultPanel, matchResultPanel, knockPanel } from "./panels.js";
 
@@ -329,5 +329,3 @@ export function render(root, view, ui) {
   }
   if (target && !target.closest("[inert]")) target.focus({ preventScroll: true });
 }
-
-export { cardPoints };
