@@ -276,3 +276,23 @@ def test_english_deal(page, open_app):
     settle(page)
     assert page.locator(".panel.deal").count() == 0
     no_spanish(page, dicts)
+
+
+# --- 4. clean-ups -------------------------------------------------------------------------------
+
+# Keys the code builds from a value (`error.${code}`, `kind.${result.kind}`...).
+DYNAMIC_KEYS = re.compile(
+    r"^(error|boot|kind|profile|level|speed|sort|reason|bonus|rank|suit|article|lang)\.\w+$"
+    r"|^help\.p\d$|^knock\.title_\w+$|^menu\.(gin_bonus|undercut_bonus|big_gin_bonus|target)$"
+)
+
+
+def test_every_text_key_is_used_and_no_inline_code():
+    dicts = dictionaries()
+    code = "\n".join(p.read_text() for p in (ROOT / "web").glob("*.js") if p.name != "i18n.js")
+    unused = [k for k in dicts["es"] if k != "title" and f'"{k}"' not in code and not DYNAMIC_KEYS.match(k)]
+    assert not unused, f"texts no code uses: {unused}"
+    # CSP is 'self' only: no inline scripts or styles in the page.
+    html = (ROOT / "web" / "index.html").read_text()
+    assert not re.search(r"<script(?![^>]*\bsrc=)", html) and "<style" not in html and " style=" not in html
+    assert "innerHTML" not in code and "insertAdjacentHTML" not in code
