@@ -152,11 +152,13 @@ class Knowledge:
         refused = 0
         picked = 0
         passes = 0
+        forced = False  # the first draw after two passes must be from the stock
         for e in events:
             t = e.get("type")
             seat = e.get("seat")
             if t == "pass":
                 passes += 1
+                forced = passes == 2
                 if seat == opp and cur:
                     refused |= 1 << cur[-1]
             elif t == "take":
@@ -170,9 +172,9 @@ class Knowledge:
                         cur.pop()
                     if seat == opp:
                         picked |= 1 << INDEX[e["card"]]
-                elif seat == opp and cur and passes < 2:
+                elif seat == opp and cur and not forced:
                     refused |= 1 << cur[-1]
-                passes = 3  # only the very first draw after two passes is forced
+                forced = False
             elif t in ("discard", "knock") and "card" in e:
                 cur.append(INDEX[e["card"]])
                 if seat == opp:

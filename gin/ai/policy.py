@@ -228,8 +228,11 @@ def decide_easy(view: dict[str, Any]) -> Decision:
 class Evaluator:
     """Scores 10-card hands by the deadwood expected after the next draw."""
 
-    def __init__(self, k: Knowledge, *, use_belief: bool, knock_bonus: float, gin_bonus: float) -> None:
+    def __init__(
+        self, k: Knowledge, *, use_belief: bool, knock_bonus: float, gin_bonus: float, horizon: float = 1.0
+    ) -> None:
         self.k = k
+        self.horizon = horizon
         self.limit = k.knock_limit
         self.knock_bonus = knock_bonus
         self.gin_bonus = gin_bonus
@@ -271,6 +274,10 @@ class Evaluator:
                 plain = min(d0, least + POINTS[c])
                 if after < plain:
                     total += x * (f(after) - f(plain))
+        if self.horizon != 1.0:
+            # the improvement of one draw, scaled as if several draws were to come
+            base = f(d0)
+            total = base + self.horizon * (total - base)
         self.cache[hand] = total
         return total
 
@@ -326,7 +333,7 @@ class Params:
 
 
 NORMAL = Params(danger=4.0)
-HARD = Params(danger=6.0, knock_bonus=4.0, gin_bonus=2.0, take_margin=0.0, layoff_slack=2)
+HARD = Params(danger=3.0, knock_bonus=4.0, gin_bonus=2.0, take_margin=0.0, layoff_slack=2, horizon=1.0, deep=1, late_stock=12, late_knock=6, outs=0.0)
 
 
 def _hand_score_normal(k: Knowledge, hand: int, card: int) -> float:
@@ -380,10 +387,22 @@ def _hard_discard(k: Knowledge, ev: Evaluator, hand: int) -> tuple[int, float, s
     for d in bits(hand):
         if d == k.taken:
             continue
-        v = ev.value(hand & ~(1 << d))
+        rest = hand & ~(1 << d)
+        v = ev.value(rest)
+        if HARD.outs:
+            v += HARD.outs * (_potential(k, rest) - solve(rest)[0])
         danger = k.danger(d)
         scored.append((v + HARD.danger * danger, -POINTS[d], d, v))
     scored.sort()
+    if HARD.deep > 1 and len(scored) > 1:
+        # look one draw further for the few best: the hand after the next draw
+        # and its least-deadwood discard, scored again
+        deep = []
+        for key, neg, d, v in scored[: HARD.deep]:
+            v2 = _stock_value(k, ev, hand & ~(1 << d))
+            deep.append((v2 + (key - v), neg, d, v))
+        deep.sort()
+        scored = deep + scored[HARD.deep :]
     key, _, d, v = scored[0]
     plain = min(scored, key=lambda s: (s[3], s[1], s[2]))
     reason = "safe_discard" if plain[2] != d else ("high_deadwood" if POINTS[d] >= 8 else "min_deadwood")
@@ -415,7 +434,9 @@ def decide_hard(view: dict[str, Any]) -> Decision:
     k = Knowledge(view)
     kinds = _kinds(view)
     hand = k.hand
-    ev = Evaluator(k, use_belief=True, knock_bonus=HARD.knock_bonus, gin_bonus=HARD.gin_bonus)
+    ev = Evaluator(
+        k, use_belief=True, knock_bonus=HARD.knock_bonus, gin_bonus=HARD.gin_bonus, horizon=HARD.horizon
+    )
     if "take" in kinds or ("draw" in kinds and len(view["legal"]) > 1):
         t = k.top
         with_top = hand | (1 << t)
@@ -447,7 +468,10 @@ def decide_hard(view: dict[str, Any]) -> Decision:
     knock = _best_knock(k, hand, HARD.layoff_slack)
     if knock is not None:
         i, dw, packing = knock
-        return _knock_action(i, packing), "gin_available" if dw == 0 else "knock_now"
+        # Late in the deal the defender has had time to shed deadwood: a high
+        # knock then risks an undercut, so it waits for a lower one.
+        if dw == 0 or k.stock_count > HARD.late_stock or dw <= HARD.late_knock:
+            return _knock_action(i, packing), "gin_available" if dw == 0 else "knock_now"
     d, _, reason = _hard_discard(k, ev, hand)
     return {"type": "discard", "card": _NAMES[d]}, reason
 
