@@ -12,11 +12,18 @@ Levels:
   meld, never breaks a meld, knocks as soon as it can, ignores the opponent
   and often throws the wrong loose card.
 - ``normal`` (Normal): keeps pairs and connected cards with live outs, avoids
-  feeding the opponent what it picked up, knocks early with low deadwood.
+  feeding the opponent what it picked up, knocks early with low deadwood (and
+  late in the deal only with very low deadwood); now and then it keeps the
+  wrong loose card.
 - ``hard`` (Difícil): tracks every card seen (discards, pick-ups, refusals),
-  keeps a belief about the opponent's hidden cards, scores hands by the
-  deadwood expected after the next draw, prefers safe discards, and declares
-  the knock arrangement that leaves the defender the fewest layoffs.
+  keeps a belief about the opponent's hidden cards (what it picked up makes
+  its neighbours likelier, what it threw or refused makes them less likely),
+  scores hands by the deadwood expected after the next draw (each unseen card
+  weighted by the chance it is in the stock), prefers discards that are
+  unlikely to complete the opponent's melds, weighs a take from the pile
+  against the expected stock draw, waits for a lower knock late in the deal
+  (undercut risk), and declares the knock arrangement with the least
+  deadwood plus expected layoffs.
 - ``baseline``: the EAAI "Simple" player, for measurement only (not in the UI).
 - ``random``: a uniformly random legal player, for the arena only.
 
