@@ -23,7 +23,7 @@ export class BootError extends Error {
 // Boot stages in order, as the worker reports them.
 export const BOOT_STAGES = ["start", "runtime", "installer", "engine", "ready"];
 
-export function createEngine({ workerUrl = new URL("./worker.js", import.meta.url), onProgress = () => {} } = {}) {
+export function createEngine({ workerUrl = null, onProgress = () => {} } = {}) {
   const calls = new Map();
   let nextId = 1;
   let worker;
@@ -45,21 +45,33 @@ export function createEngine({ workerUrl = new URL("./worker.js", import.meta.ur
   }
 
   onProgress("start");
+  let startedAt = 0;
+  let early = [];
+  const adopted = workerUrl ? null : globalThis.ginEarlyWorker; // started by boot.js, once
   try {
-    worker = new Worker(workerUrl, { type: "module" });
+    if (adopted) {
+      worker = adopted.worker;
+      startedAt = adopted.startedAt;
+      early = adopted.adopt();
+    } else {
+      worker = new Worker(workerUrl || new URL("./worker.js", import.meta.url), { type: "module" });
+      startedAt = performance.now();
+    }
   } catch (err) {
     failBoot(new BootError("start", "no_worker", String(err)));
     return { ready, call: () => Promise.reject(new EngineError("not_ready")), terminate() {} };
   }
 
-  worker.addEventListener("message", (event) => {
+  function onMessage(event) {
     const message = event.data;
     if (message.type === "progress") {
       onProgress(message.stage);
     } else if (message.type === "ready") {
       settled = true;
       onProgress("ready");
-      resolveReady({ timings: message.timings });
+      // Page-clock times (ms since navigation) beside the worker's own stages.
+      const page = { page_worker_start: Math.round(startedAt), page_engine_ready: Math.round(performance.now()) };
+      resolveReady({ timings: { ...message.timings, ...page } });
     } else if (message.type === "boot_error") {
       failBoot(new BootError(message.stage, message.code, message.detail));
     } else if (message.id !== undefined && calls.has(message.id)) {
@@ -74,13 +86,18 @@ export function createEngine({ workerUrl = new URL("./worker.js", import.meta.ur
         resolve(message.result);
       }
     }
-  });
+  }
+
   // A worker script that cannot load (missing file, syntax error, no module
   // workers) only ever says so through this event.
-  worker.addEventListener("error", (event) => {
-    event.preventDefault();
+  function onError(event) {
+    if (event.preventDefault) event.preventDefault();
     failBoot(new BootError("start", "missing_file", event.message || "worker.js did not load"));
-  });
+  }
+
+  worker.addEventListener("message", onMessage);
+  worker.addEventListener("error", onError);
+  for (const event of early) (event.type === "error" ? onError : onMessage)(event);
 
   function call(method, params = {}) {
     if (!worker) return Promise.reject(new EngineError("not_ready"));
