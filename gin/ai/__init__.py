@@ -21,8 +21,9 @@ Levels:
   scores hands by the deadwood expected after the next draw (each unseen card
   weighted by the chance it is in the stock), prefers discards that are
   unlikely to complete the opponent's melds, weighs a take from the pile
-  against the expected stock draw, waits for a lower knock late in the deal
-  (undercut risk), and declares the knock arrangement with the least
+  against the expected stock draw, goes for gin instead of knocking with
+  almost no deadwood (an early knocker then gets undercut), waits for a lower
+  knock late in the deal (undercut risk), and declares the knock arrangement with the least
   deadwood plus expected layoffs.
 - ``baseline``: the EAAI "Simple" player, for measurement only (not in the UI).
 - ``random``: a uniformly random legal player, for the arena only.
@@ -33,6 +34,10 @@ Levels:
 - ``big_gin_available``: declare big gin (all eleven cards melded).
 - ``gin_available``: knock with no deadwood (gin).
 - ``knock_now``: knock now, deadwood within the limit.
+- ``wait_for_gin``: a knock is possible but the deadwood is so low that going
+  for gin is better (an opponent who knocks meanwhile risks an undercut).
+- ``undercut_risk``: a knock is possible but, this late in the deal, the
+  deadwood is too high: the opponent may undercut it.
 - ``completes_meld``: take the upcard / discard because it completes a meld.
 - ``take_upcard``: take the upcard: it improves the hand even without a meld.
 - ``take_discard``: draw the top of the discard pile: it improves the hand.
@@ -60,6 +65,8 @@ REASONS = (
     "big_gin_available",
     "gin_available",
     "knock_now",
+    "wait_for_gin",
+    "undercut_risk",
     "completes_meld",
     "take_upcard",
     "take_discard",
