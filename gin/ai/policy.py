@@ -298,7 +298,6 @@ def _potential(k: Knowledge, hand: int) -> float:
                 outs += ((live >> (rank)) & 1) + ((live >> (13 + rank)) & 1) + ((live >> (26 + rank)) & 1) + (
                     (live >> (39 + rank)) & 1
                 )
-        base = 13 * suit
         if rank + 1 < 13 and (loose >> (i + 1)) & 1:
             if rank >= 1 and (live >> (i - 1)) & 1:
                 outs += 1
@@ -306,7 +305,6 @@ def _potential(k: Knowledge, hand: int) -> float:
                 outs += 1
         if rank + 2 < 13 and (loose >> (i + 2)) & 1 and (live >> (i + 1)) & 1:
             outs += 1
-        del base
     # meld extensions (run ends, fourth of a set) are outs for low deadwood too
     ext = 0
     for m in packing:
