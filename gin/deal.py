@@ -424,18 +424,7 @@ class Deal:
     def _apply_knock(self, action: dict[str, Any]) -> None:
         card = self._check_discard(action, "knock")
         seat = self.to_act
-        rest = self.hand_masks[seat] & ~(1 << card)
-        melds = action.get("melds")
-        if melds is None:
-            meld_masks = solve(rest)[1]
-        elif not isinstance(melds, (list, tuple)):
-            raise IllegalMove("melds must be a list of lists of cards", code="invalid_melds")
-        else:
-            meld_masks = validate_melds(rest, melds)
-        declared = Arrangement.from_masks(rest, meld_masks)
-        # Layoffs name a meld by its index in the arrangement shown (sorted), not
-        # in the order the melds were declared.
-        meld_masks = tuple(card_mask(m) for m in declared.melds)
+        declared, meld_masks = _declared(self.hand_masks[seat] & ~(1 << card), action)
         if declared.points > self.rules.knock_limit:
             raise IllegalMove(
                 f"deadwood {declared.points} is over the knock limit {self.rules.knock_limit}",
@@ -452,16 +441,7 @@ class Deal:
         if self.phase != "discard":
             self._refuse_phase("big_gin")
         seat = self.to_act
-        hand = self.hand_masks[seat]
-        melds = action.get("melds")
-        if melds is None:
-            meld_masks = solve(hand)[1]
-        elif not isinstance(melds, (list, tuple)):
-            raise IllegalMove("melds must be a list of lists of cards", code="invalid_melds")
-        else:
-            meld_masks = validate_melds(hand, melds)
-        declared = Arrangement.from_masks(hand, meld_masks)
-        meld_masks = tuple(card_mask(m) for m in declared.melds)
+        declared, meld_masks = _declared(self.hand_masks[seat], action)
         if declared.points:
             raise IllegalMove("big gin needs all eleven cards in melds", code="not_big_gin")
         self.events.append({"seat": seat, "type": "big_gin"})
@@ -503,6 +483,23 @@ class Deal:
         bit = 1 << card
         self.hand_masks[seat] &= ~bit
         self.known_masks[seat] &= ~bit
+
+
+def _declared(cards: int, action: dict[str, Any]) -> tuple[Arrangement, tuple[int, ...]]:
+    """The arrangement an action declares for ``cards`` (the best one if it names no melds).
+
+    Returns it with its meld masks in the order shown, which is the order
+    layoffs refer to; raises ``invalid_melds`` for melds that are not legal.
+    """
+    melds = action.get("melds")
+    if melds is None:
+        meld_masks = solve(cards)[1]
+    elif not isinstance(melds, (list, tuple)):
+        raise IllegalMove("melds must be a list of lists of cards", code="invalid_melds")
+    else:
+        meld_masks = validate_melds(cards, melds)
+    declared = Arrangement.from_masks(cards, meld_masks)
+    return declared, tuple(card_mask(m) for m in declared.melds)
 
 
 _LEGAL = {
