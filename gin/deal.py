@@ -34,7 +34,6 @@ from .melds import (
     Arrangement,
     Layoff,
     discard_deadwood_masks,
-    mask_value,
     showdown,
     solve,
     validate_melds,
