@@ -7,7 +7,9 @@ in each of three or four suits.  The public functions take and give Cards.
 The minimum deadwood is exact: it searches every packing of disjoint melds,
 branching on the lowest card that could be melded (either it stays deadwood
 or it is in one of the melds that contain it).  Hands with no meld, most of
-them, take a fast path of table look-ups.
+them, take a fast path of table look-ups.  That search grows with the number
+of packings, so card sets far bigger than a hand (more than 24 cards, up to
+the whole deck) are solved rank by rank instead (``_pack_by_rank``).
 
 >>> a = best_arrangement(parse_cards("7H 7S 7D 8H 9H"))
 >>> a.points, [" ".join(map(str, m)) for m in a.melds], " ".join(map(str, a.deadwood))
@@ -119,6 +121,66 @@ def _pack(melds: list[tuple[int, int]]) -> tuple[int, tuple[int, ...]]:
     return best_value, best
 
 
+def _pack_by_rank(mask: int) -> tuple[int, tuple[int, ...]]:
+    """``(deadwood, meld masks)`` by dynamic programming over the ranks, Ace to King.
+
+    The state is, per suit, the length of the run still open (0, 1, 2 or
+    "3 or more"); each card of the rank is deadwood, in this rank's set (which
+    needs 3 or 4 cards) or the next card of its suit's run.  A run closes when
+    its suit's card is not added to it, and only at length 3 or more.  The
+    cost grows with the ranks, not with the packings, so any number of cards
+    (the whole deck included) is solved at once; ``solve`` uses it for card
+    sets far bigger than a hand.
+    """
+    from itertools import product
+
+    # open-run lengths -> (deadwood, closed melds, open run masks)
+    states: dict[tuple[int, ...], tuple[int, tuple[int, ...], tuple[int, ...]]] = {
+        (0, 0, 0, 0): (0, (), (0, 0, 0, 0))
+    }
+    for r in range(13):
+        present = [s for s in range(4) if (mask >> (13 * s + r)) & 1]
+        points = min(r + 1, 10)
+        new: dict[tuple[int, ...], tuple[int, tuple[int, ...], tuple[int, ...]]] = {}
+        for lens, (dw, melds, opens) in states.items():
+            for choice in product((0, 1, 2), repeat=len(present)):  # deadwood, set, run
+                in_set = [s for s, c in zip(present, choice) if c == 1]
+                if 0 < len(in_set) < 3:
+                    continue
+                in_run = [s for s, c in zip(present, choice) if c == 2]
+                new_lens = [0, 0, 0, 0]
+                new_opens = [0, 0, 0, 0]
+                closed = melds
+                for s in range(4):
+                    if s in in_run:
+                        new_lens[s] = min(lens[s] + 1, 3)
+                        new_opens[s] = opens[s] | 1 << (13 * s + r)
+                    elif lens[s] == 3:
+                        closed += (opens[s],)
+                    elif lens[s]:
+                        break  # a run of one or two cards is no meld
+                else:
+                    if in_set:
+                        closed += (sum(1 << (13 * s + r) for s in in_set),)
+                    cost = dw + points * choice.count(0)
+                    key = tuple(new_lens)
+                    old = new.get(key)
+                    if old is None or cost < old[0]:
+                        new[key] = (cost, closed, tuple(new_opens))
+        states = new
+    best: tuple[int, tuple[int, ...]] | None = None
+    for lens, (dw, melds, opens) in states.items():
+        if any(length in (1, 2) for length in lens):
+            continue
+        if best is None or dw < best[0]:
+            best = (dw, melds + tuple(opens[s] for s in range(4) if lens[s] == 3))
+    assert best is not None  # all cards as deadwood is always a way
+    return best
+
+
+#: Above this many cards the packing search gives way to ``_pack_by_rank``.
+_BIG = 24
+
 _CACHE: dict[int, tuple[int, tuple[int, ...]]] = {}
 _CACHE_LIMIT = 200_000
 
@@ -128,6 +190,8 @@ def solve(mask: int) -> tuple[int, tuple[int, ...]]:
     hit = _CACHE.get(mask)
     if hit is not None:
         return hit
+    if mask.bit_count() > _BIG:
+        return _pack_by_rank(mask)
     melds = _meld_masks(mask)
     if melds:
         melded, packing = _pack(melds)

@@ -9,7 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gin import Card, all_melds, best_arrangement, deadwood, is_meld, parse_cards
-from gin.melds import discard_deadwoods
+from gin.cards import card_mask
+from gin.melds import _pack_by_rank, discard_deadwoods, mask_value, meld_kind, solve
 
 from strategies import ALL_TEXT, dense_hands, hands, hands_of
 
@@ -261,3 +262,44 @@ def test_empty_and_whole_deck():
     a = best_arrangement(ALL_TEXT[13:26])
     assert a.points == 0 and a.deadwood == ()
     assert sum(len(m) for m in a.melds) == 13
+
+
+@settings(max_examples=300)
+@given(st.one_of(st.integers(12, 24).flatmap(hands), st.integers(11, 16).flatmap(dense_hands)))
+def test_rank_by_rank_solver_agrees_with_the_search(hand):
+    # ``solve`` hands card sets bigger than 24 to the rank-by-rank solver;
+    # up to 24 both work, and they must agree.
+    mask = card_mask(parse_cards(hand))
+    points, melds = _pack_by_rank(mask)
+    assert points == solve(mask)[0], hand
+    used = 0
+    for m in melds:
+        assert meld_kind(m) is not None and not used & m and m & ~mask == 0, hand
+        used |= m
+    assert points == mask_value(mask & ~used)
+
+
+def test_whole_deck_and_big_card_sets_at_once():
+    import random
+    import time
+
+    t0 = time.perf_counter()
+    a = best_arrangement(ALL_TEXT)
+    assert a.points == 0 and a.deadwood == () and sum(len(m) for m in a.melds) == 52
+    # All but the four sevens: A-6 and 8-K of every suit are runs.
+    no_sevens = [c for c in ALL_TEXT if c[0] != "7"]
+    assert deadwood(no_sevens) == 0
+    # All but the sixes and eights: the sevens make a set, the rest runs.
+    assert deadwood([c for c in ALL_TEXT if c[0] not in "68"]) == 0
+    # Without the 3s, 6s, 9s and Queens no run is left: four-card sets only.
+    assert deadwood([c for c in ALL_TEXT if c[0] not in "369Q"]) == 0
+    rng = random.Random(7)
+    for size in (30, 36, 40, 46):
+        cards = rng.sample(ALL_TEXT, size)
+        b = best_arrangement(cards)
+        placed = [str(c) for m in b.melds for c in m] + [str(c) for c in b.deadwood]
+        assert sorted(placed) == sorted(cards)
+        assert b.points == sum(value(str(c)) for c in b.deadwood)
+        assert all(is_meld(m) for m in b.melds)
+    # The packing search alone takes seconds at 40 cards and hours at 52.
+    assert time.perf_counter() - t0 < 10
