@@ -130,6 +130,8 @@ def main() -> int:
           f"p99 {statistics.quantiles(dense, n=100)[-1]:.1f} µs")
     print(f"    meld-dense 11-card discard choice median {statistics.median(dense_disc):.1f} µs, "
           f"p99 {statistics.quantiles(dense_disc, n=100)[-1]:.1f} µs")
+    big = time_each(gin.deadwood, random_hands(40, 20, 40) + [tuple(ALL_CARDS)] * 5)
+    print(f"    big card sets (40 cards and the whole deck) deadwood max {max(big) / 1000:.1f} ms")
     kinds: dict[str, int] = {}
     for _, kind, _ in results:
         kinds[kind] = kinds.get(kind, 0) + 1
