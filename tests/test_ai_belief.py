@@ -79,7 +79,9 @@ def _calibration_gaps(pairs, edges):
 def test_danger_tells_feeding_discards_from_safe_ones(samples):
     danger, _ = samples
     assert len(danger) > 2000
-    # measured 0.77; a belief that knows nothing scores 0.5
+    # measured 0.78; 0.5 is a coin.  (A belief blind to the history still
+    # scores 0.76 here, from the cards seen dead alone: the calibration and
+    # the held-card tests are the ones that catch it.)
     assert _auc(danger) > 0.72
 
 
@@ -100,4 +102,4 @@ def test_held_card_chances_rise_with_the_truth(samples):
     # a little timid at both ends (0.10 predicted is 0.06 held, 0.60 is 0.69)
     for lo, hi, predicted, o, n in gaps:
         assert abs(predicted - o) < 0.12, gaps
-    assert _auc(held) > 0.65
+    assert _auc(held) > 0.65  # measured 0.69; blind to the history 0.55
