@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..melds import _meld_masks, _packings, discard_deadwood_masks, mask_value, meld_kind, solve
-from .knowledge import NEAR1, NEAR2, POINTS, Knowledge, bits, mask_of, seeded_index
+from .knowledge import _SAME_RANK, NEAR2, POINTS, RUN_PAIRS, Knowledge, bits, mask_of, seeded_index
 
 Action = dict[str, Any]
 Decision = tuple[Action, str]
@@ -46,6 +46,14 @@ def _union(masks) -> int:
 
 def _kinds(view: dict[str, Any]) -> set[str]:
     return {a["type"] for a in view["legal"]}
+
+
+def _joins_a_meld(hand: int, card: int) -> bool:
+    """Could ``card`` be part of some meld made with cards of ``hand``?  The
+    Simple player's test: any meld, not only one of the best arrangement."""
+    if sum((hand >> j) & 1 for j in _SAME_RANK[card]) >= 2:
+        return True
+    return any((hand >> a) & 1 and (hand >> b) & 1 for a, b in RUN_PAIRS[card])
 
 
 def _in_meld(mask: int, card: int) -> bool:
@@ -155,9 +163,8 @@ def decide_baseline(view: dict[str, Any]) -> Decision:
     kinds = _kinds(view)
     hand = mask_of(view["hand"])
     if "take" in kinds or ("draw" in kinds and len(view["legal"]) > 1):
-        top = mask_of(view["discard"][-1:])
-        t = top.bit_length() - 1
-        wants = _in_meld(hand | top, t)
+        t = mask_of(view["discard"][-1:]).bit_length() - 1
+        wants = _joins_a_meld(hand, t)
         if "take" in kinds:
             return ({"type": "take"}, "completes_meld") if wants else ({"type": "pass"}, "pass_upcard")
         if wants:
