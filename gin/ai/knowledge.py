@@ -110,7 +110,6 @@ class Knowledge:
         "opp_refused",
         "opp_picked",
         "knock_limit",
-        "opp_turns",
         "big_gin",
         "_opp_prob",
     )
@@ -183,7 +182,6 @@ class Knowledge:
         self.opp_discards = discards
         self.opp_refused = refused
         self.opp_picked = picked
-        self.opp_turns = sum(1 for e in events if e.get("seat") == opp and e.get("type") in ("draw", "take"))
 
     # -- belief ---------------------------------------------------------------
 

@@ -339,7 +339,7 @@ class Params:
 
 NORMAL = Params(danger=4.0, slip=25)
 HARD = Params(danger=3.0, knock_bonus=4.0, gin_bonus=2.0, take_margin=0.0, layoff_slack=2, horizon=1.0, deep=1, late_stock=12, late_knock=6, outs=0.0,
-    gin_wait=4, gin_wait_stock=6, defend=0.0, hazard_turn=0.03, hazard_pick=0.08)
+    gin_wait=4, gin_wait_stock=6)
 
 
 def _hand_score_normal(k: Knowledge, hand: int, card: int) -> float:
@@ -392,19 +392,11 @@ def decide_normal(view: dict[str, Any]) -> Decision:
 def _hard_discard(k: Knowledge, ev: Evaluator, hand: int) -> tuple[int, float, str]:
     """The discard minimising expected deadwood plus what it may give the opponent."""
     scored = []
-    # The longer the opponent has drawn (and the more it picked up), the likelier
-    # it knocks soon: then the deadwood held now counts more than potential.
-    hurry = 0.0
-    if HARD.defend:
-        chance = HARD.hazard_turn * k.opp_turns + HARD.hazard_pick * k.opp_picked.bit_count()
-        hurry = HARD.defend * min(0.6, chance)
     for d in bits(hand):
         if d == k.taken:
             continue
         rest = hand & ~(1 << d)
         v = ev.value(rest)
-        if hurry:
-            v += hurry * solve(rest)[0]
         if HARD.outs:
             v += HARD.outs * (_potential(k, rest) - solve(rest)[0])
         danger = k.danger(d)
