@@ -6,8 +6,9 @@ Match ``n`` uses the seed ``"<seed>-<n>"``; player A sits at seat ``n % 2``
 (seats alternate).  Matches run in parallel on every core.  A match that has
 not finished after ``--max-deals`` deals is stopped (it is scored by its
 running totals and counted as capped).  Printed: match win rate of A with a
-95% Wilson interval, points per deal, knock/gin/undercut rates per side and
-the time per decision (median, p99) per side.
+95% Wilson interval, points per deal, knock/gin/undercut rates per side, how
+many of the other side's discards each side drew per deal (what a player fed
+its opponent) and the time per decision (median, p99) per side.
 """
 
 from __future__ import annotations
@@ -40,6 +41,8 @@ class MatchStats:
     gins: list[int] = field(default_factory=lambda: [0, 0])
     big_gins: list[int] = field(default_factory=lambda: [0, 0])
     undercut: list[int] = field(default_factory=lambda: [0, 0])  # times this side was undercut
+    # discards this side drew from the pile (the other side's discards it wanted)
+    pickups: list[int] = field(default_factory=lambda: [0, 0])
     times: list[list[float]] = field(default_factory=lambda: [[], []])
     actions: list[dict[str, Any]] = field(default_factory=list)
 
@@ -62,6 +65,8 @@ def play_match(
         st.times[side[seat]].append(clock() - t0)
         if keep_actions:
             st.actions.append(action)
+        if action.get("type") == "draw" and action.get("from") == "discard":
+            st.pickups[side[seat]] += 1
         m.apply(action)
     for r in m.results:
         o = r.outcome
@@ -153,9 +158,11 @@ def report(a: str, b: str, results: list[MatchStats], elapsed: float | None = No
         knocked = k + g + bg + u
         times = [t for r in results for t in r.times[s]]
         big = f", big gin {bg / max(deals, 1):.1%}" if bg else ""
+        picked = sum(r.pickups[s] for r in results)
         lines.append(
             f"{name}: knocks {knocked / max(deals, 1):.1%} of deals (won {k}, gin {g}{big}, "
             f"undercut {u} = {u / max(knocked, 1):.1%} of its knocks); "
+            f"picks up {picked / max(deals, 1):.2f} of the other's discards per deal; "
             f"decision time median {_pct(times, 0.5) * 1000:.2f} ms, p99 {_pct(times, 0.99) * 1000:.2f} ms "
             f"({len(times)} decisions)"
         )

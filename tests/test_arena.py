@@ -19,6 +19,18 @@ def test_a_seeded_match_between_two_levels_replays_identically():
     assert m.over
 
 
+def test_pickups_count_each_sides_draws_from_the_discard_pile():
+    st = arena.play_match("hard", "baseline", "PICKUPS-1", a_seat=0, keep_actions=True)
+    m = Match.new(seed="PICKUPS-1")
+    drawn = [0, 0]
+    for action in st.actions:
+        if action == {"type": "draw", "from": "discard"}:
+            drawn[m.to_act] += 1  # A sits at seat 0: seat = side
+        m.apply(action)
+    assert st.pickups == drawn
+    assert sum(drawn) > 0  # the match is long enough to have some
+
+
 def test_wilson_interval():
     lo, hi = arena.wilson(70, 100)
     assert 0.60 < lo < 0.70 < hi < 0.79
@@ -47,3 +59,4 @@ def test_cli_prints_the_report(capsys):
     out = capsys.readouterr().out
     assert "win rate" in out and "95% CI" in out and "decision time median" in out
     assert "points per deal" in out and "undercut" in out
+    assert "of the other's discards per deal" in out
