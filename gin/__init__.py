@@ -10,7 +10,7 @@
 
 from .cards import Card, parse_cards
 from .deal import Deal, Outcome
-from .errors import CardParseError, GinError, IllegalMove, RulesError, SaveError
+from .errors import CardParseError, GinError, IllegalMove, RulesError, SaveError, SeatError
 from .match import DealResult, FinalResult, Match, final_result, final_totals
 from .melds import Arrangement, Layoff, all_melds, best_arrangement, deadwood, is_meld
 from .rules import Rules
@@ -32,6 +32,7 @@ __all__ = [
     "Rules",
     "RulesError",
     "SaveError",
+    "SeatError",
     "all_melds",
     "best_arrangement",
     "deadwood",

@@ -16,11 +16,12 @@ True
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from typing import Any
 
 from . import ai
-from .errors import GinError, IllegalMove, SaveError
+from .errors import MAX_DEPTH, GinError, IllegalMove, SaveError, quote
 from .match import Match
 from .rules import Rules
 
@@ -42,9 +43,58 @@ class BridgeError(GinError):
     code = "bad_request"
 
 
+# A JSON string (and whether a colon follows it: an object key), or a bracket.
+# The closing quote is optional so that an unterminated string is one token
+# (scanned once, never retried from each quote inside it).
+_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"?(\s*:)?|[\[\]{}]')
+
+#: What too deep a part of a method's params is: the first matching path of
+#: object keys (from the params object down) names the code.
+_DEEP_CODES: dict[str, tuple[tuple[tuple[str, ...], str], ...]] = {
+    "new_match": ((("seed",), "bad_seed"), (("options",), "bad_option"), (("level",), "bad_level")),
+    "load": ((("save",), "bad_save"),),
+    "act": ((("action", "melds"), "invalid_melds"), (("action",), "bad_action")),
+    "set_level": ((("level",), "bad_level"),),
+}
+
+
+def _check_depth(text: str, method: str) -> None:
+    """Refuse JSON text nesting deeper than ``MAX_DEPTH`` before ``json.loads``
+    reads it (which would end in a RecursionError), with the code of the part
+    that is too deep (``bad_save``, ``bad_action``, ``invalid_melds``...)."""
+    if text.count("[") + text.count("{") <= MAX_DEPTH:
+        return
+    stack: list[list[Any]] = []  # [is_object, current key]
+    for token in _TOKEN.finditer(text):
+        t = token.group()
+        if t in "[{":
+            stack.append([t == "{", None])
+            if len(stack) > MAX_DEPTH:
+                path = tuple(key for is_object, key in stack if is_object)
+                code = "bad_request"
+                for prefix, name in _DEEP_CODES.get(method, ()):
+                    if path[: len(prefix)] == prefix:
+                        code = name
+                        break
+                where = ".".join(str(k)[:40] for k in path)[:200] or "params"
+                raise BridgeError(f"{where} nests deeper than {MAX_DEPTH} levels", code=code)
+        elif t in "]}":
+            if stack:
+                stack.pop()
+        elif token.group(1) and stack and stack[-1][0]:
+            try:
+                stack[-1][1] = json.loads(t[: token.start(1) - token.start()])
+            except ValueError:
+                stack[-1][1] = None
+
+
 def _json_call(fn: Callable[[dict[str, Any]], dict[str, Any]]) -> Callable[[str], str]:
     def wrapper(params_json: str = "{}") -> str:
         try:
+            if isinstance(params_json, (bytes, bytearray)):
+                params_json = params_json.decode(json.detect_encoding(params_json), "surrogatepass")
+            if isinstance(params_json, str):
+                _check_depth(params_json, fn.__name__)
             params = json.loads(params_json) if params_json else {}
             if not isinstance(params, dict):
                 raise BridgeError("params must be a JSON object")
@@ -75,7 +125,11 @@ def _level(value: Any) -> str:
 
 
 def _state(match: Match) -> dict[str, Any]:
+    # The page's view: the human's view plus what only the page needs.  The
+    # seed is added here and nowhere else: the view gin.ai decides from never
+    # has it (it gives away the hidden cards and the stock).
     v = match.view(HUMAN)
+    v["seed"] = match.seed
     v["level"] = match.meta.get("level", "normal")
     v["next_level"] = match.meta.get("next_level")
     return {"view": v, "save": match.to_save()}
@@ -135,10 +189,14 @@ def act(params: dict[str, Any]) -> dict[str, Any]:
     match = _match()
     action = params.get("action")
     if not isinstance(action, dict):
-        raise IllegalMove(f"not an action: {action!r}", code="bad_action")
+        raise IllegalMove(f"not an action: {quote(action)}", code="bad_action")
+    seat = action.get("seat", HUMAN)
+    # Only the ints 0 and 1 are seats (False == 0 == 0.0 in Python; null is no seat).
+    if type(seat) is not int or seat not in (0, 1):
+        raise IllegalMove(f"a seat is 0 or 1, not {quote(seat)}", code="bad_action")
     if match.over:
         raise IllegalMove("the match is over", code="game_over")
-    if match.deal.to_act != HUMAN or action.get("seat", HUMAN) != HUMAN:
+    if match.deal.to_act != HUMAN or seat != HUMAN:
         raise IllegalMove("it is the computer's turn", code="not_your_turn")
     events = _apply(match, {**action, "seat": HUMAN})
     return {**_state(match), "events": events}

@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Union
 
-from .errors import CardParseError
+from .errors import CardParseError, quote
 
 __all__ = ["Card", "parse_cards", "RANKS", "SUITS", "card_mask", "mask_cards", "CardLike"]
 
@@ -58,12 +58,16 @@ class Card:
 
     @classmethod
     def parse(cls, text: str) -> "Card":
-        """Parse ``TH``, ``10h``, ``a♠``... (case-insensitive); raise CardParseError."""
+        """Parse ``TH``, ``10h``, ``a♠``... (ASCII letters in either case); raise CardParseError.
+
+        Only the notations of RULES.md parse: no other Unicode letter or digit
+        that merely folds to one of them (``"7ſ"``, ``"７Ｈ"``, a Kelvin sign).
+        """
         if isinstance(text, Card):
             return text
         if not isinstance(text, str):
-            raise CardParseError(f"not card text: {text!r}")
-        index = _PARSE.get(text.strip().upper())
+            raise CardParseError(f"not card text: {quote(text)}")
+        index = _PARSE.get(text.strip(_BLANKS))
         if index is None:
             raise CardParseError(f"not a card: {text!r} (expected e.g. 'TH', '10H', 'A♠')")
         return _CARDS[index]
@@ -82,19 +86,20 @@ class Card:
 _CARDS: tuple[Card, ...] = tuple(Card(i) for i in range(52))
 ALL_CARDS = _CARDS
 
-_PARSE: dict[str, int] = {}
-for _i, _c in enumerate(_CARDS):
-    _r, _s = RANKS[_i % 13], SUITS[_i // 13]
-    _PARSE[_r + _s] = _i
-    if _r == "T":
-        _PARSE["10" + _s] = _i
-for _sym, _s in _SUIT_SYMBOLS.items():
-    for _i in range(52):
-        if SUITS[_i // 13] == _s:
-            _r = RANKS[_i % 13]
-            _PARSE[_r + _sym] = _i
-            if _r == "T":
-                _PARSE["10" + _sym] = _i
+# Every accepted spelling, spelled out: the ASCII letters in both cases, "10"
+# for T, the suit symbols.  Parsing is one exact lookup, never str.upper(),
+# which would let "7\u017f" (long s) or "\u0131" (dotless i) through.
+_RANK_SPELLINGS = {r: (r,) if r.isdigit() else (r, r.lower()) for r in RANKS}
+_RANK_SPELLINGS["T"] = ("T", "t", "10")
+_SUIT_SPELLINGS = {s: (s, s.lower(), *(sym for sym, t in _SUIT_SYMBOLS.items() if t == s)) for s in SUITS}
+_PARSE: dict[str, int] = {
+    r + s: i
+    for i in range(52)
+    for r in _RANK_SPELLINGS[RANKS[i % 13]]
+    for s in _SUIT_SPELLINGS[SUITS[i // 13]]
+}
+#: Only ASCII blanks around a card are ignored (str.strip() would drop U+00A0, U+3000...).
+_BLANKS = " \t\n\r\f\v"
 
 CardLike = Union[Card, str]
 

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .cards import ALL_CARDS, Card, CardLike, card_mask, mask_cards, parse_cards
-from .errors import IllegalMove
+from .errors import IllegalMove, quote
 from .melds import (
     Arrangement,
     Layoff,
@@ -103,7 +103,7 @@ def _card_index(text: Any) -> int:
     if isinstance(text, Card):
         return text.index
     if not isinstance(text, str):
-        raise IllegalMove(f"not a card: {text!r}", code="bad_action")
+        raise IllegalMove(f"not a card: {quote(text)}", code="bad_action")
     try:
         return Card.parse(text).index
     except ValueError:
@@ -319,10 +319,10 @@ class Deal:
         if self.phase == "over":
             raise IllegalMove("the deal is over", code="game_over")
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-            raise IllegalMove(f"not an action: {action!r}", code="bad_action")
+            raise IllegalMove(f"not an action: {quote(action)}", code="bad_action")
         seat = action.get("seat")
-        if seat is not None and type(seat) is not int:
-            raise IllegalMove(f"a seat is 0 or 1, not {seat!r}", code="bad_action")
+        if seat is not None and (type(seat) is not int or seat not in (0, 1)):
+            raise IllegalMove(f"a seat is 0 or 1, not {quote(seat)}", code="bad_action")
         if seat is not None and seat != self.to_act:
             raise IllegalMove(f"it is seat {self.to_act}'s turn, not seat {seat!r}'s", code="not_your_turn")
         kind = action["type"]
@@ -386,7 +386,7 @@ class Deal:
                 {"seat": seat, "type": "draw", "from": "discard", "card": str(ALL_CARDS[card])}
             )
         else:
-            raise IllegalMove(f"draw from 'stock' or 'discard', not {source!r}", code="bad_action")
+            raise IllegalMove(f"draw from 'stock' or 'discard', not {quote(source)}", code="bad_action")
         self.both_passed = False
         self.hand_masks[seat] |= 1 << card
         self.phase = "discard"

@@ -7,7 +7,46 @@ that only care about "bad input" can catch that.
 
 from __future__ import annotations
 
-__all__ = ["GinError", "CardParseError", "RulesError", "IllegalMove", "SaveError"]
+import reprlib
+from typing import Any
+
+__all__ = [
+    "GinError", "CardParseError", "RulesError", "IllegalMove", "SaveError", "SeatError",
+    "MAX_DEPTH", "too_deep", "quote", "check_seat",
+]
+
+#: How deeply lists and objects may nest in anything the engine reads (a save
+#: nests 6 deep; the rest is room for the UI's ``meta``).  Deeper input is
+#: refused by a check before it is parsed or walked, with the code of what it
+#: is (``bad_save``, ``bad_action``, ``invalid_melds``), never a RecursionError.
+MAX_DEPTH = 32
+
+_quote = reprlib.Repr()
+_quote.maxlevel = 3
+_quote.maxstring = 60
+_quote.maxother = 60
+
+
+def quote(value: Any) -> str:
+    """A short repr of any input for an error message (safe for deeply nested values)."""
+    return _quote.repr(value)
+
+
+def too_deep(value: Any, limit: int = MAX_DEPTH) -> bool:
+    """Do lists, tuples and dicts nest more than ``limit`` levels in ``value``?  (No recursion.)"""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            children = item.values()
+        elif isinstance(item, (list, tuple)):
+            children = item
+        else:
+            continue
+        if depth > limit:
+            return True
+        stack.extend((child, depth + 1) for child in children if isinstance(child, (dict, list, tuple)))
+    return False
 
 
 class GinError(ValueError):
@@ -59,3 +98,16 @@ class SaveError(GinError):
     def __init__(self, message: str, *, code: str | None = None, reason: str = "bad_save") -> None:
         super().__init__(message, code=code)
         self.reason = reason
+
+
+class SeatError(GinError):
+    """A seat that is not the integer 0 or 1 (``True``, ``2``, ``"0"``...)."""
+
+    code = "bad_seat"
+
+
+def check_seat(seat: Any) -> int:
+    """``seat`` if it is the int 0 or 1 (not a bool, not 0.0); else raise ``SeatError``."""
+    if type(seat) is not int or seat not in (0, 1):
+        raise SeatError(f"a seat is 0 or 1, not {quote(seat)}")
+    return seat

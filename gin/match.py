@@ -18,7 +18,7 @@ from typing import Any
 
 from .cards import Card, parse_cards
 from .deal import Deal, Outcome
-from .errors import IllegalMove, SaveError
+from .errors import MAX_DEPTH, IllegalMove, SaveError, quote, too_deep
 from .rules import Rules
 from .shuffle import ALGORITHM, deal_cards, first_dealer, normalize_seed
 
@@ -233,7 +233,10 @@ class Match:
     # -- views and saves ----------------------------------------------------
 
     def view(self, seat: int) -> dict[str, Any]:
-        """What ``seat`` may see, JSON-ready (see ``gin.view``)."""
+        """What ``seat`` may see, JSON-ready, never the seed (see ``gin.view``).
+
+        ``SeatError`` (code ``bad_seat``) unless ``seat`` is the int 0 or 1.
+        """
         from .view import match_view
 
         return match_view(self, seat)
@@ -256,20 +259,24 @@ class Match:
 
         The error's ``code`` is ``bad_save``; its ``reason`` is one of
         ``not_an_object``, ``bad_format``, ``wrong_version``, ``bad_rules``,
-        ``bad_seed``, ``bad_meta``, ``bad_actions``, ``does_not_replay``.
+        ``bad_seed``, ``bad_meta``, ``bad_actions``, ``does_not_replay``,
+        ``too_deep`` (lists and objects nested deeper than ``MAX_DEPTH``,
+        checked before anything else reads it).
         """
         if not isinstance(save, dict):
             raise SaveError(f"a save is a JSON object, not {type(save).__name__}", reason="not_an_object")
+        if too_deep(save):
+            raise SaveError(f"the save nests deeper than {MAX_DEPTH} levels", reason="too_deep")
         if save.get("format") != SAVE_FORMAT:
-            raise SaveError(f"not a gin save (format {save.get('format')!r})", reason="bad_format")
+            raise SaveError(f"not a gin save (format {quote(save.get('format'))})", reason="bad_format")
         version = save.get("version")
         if type(version) is not int or version != SAVE_VERSION:
             raise SaveError(
-                f"save version {version!r} is not supported (this game reads {SAVE_VERSION})",
+                f"save version {quote(version)} is not supported (this game reads {SAVE_VERSION})",
                 reason="wrong_version",
             )
         if save.get("shuffle", ALGORITHM) != ALGORITHM:
-            raise SaveError(f"unknown shuffle {save.get('shuffle')!r}", reason="wrong_version")
+            raise SaveError(f"unknown shuffle {quote(save.get('shuffle'))}", reason="wrong_version")
         try:
             rules = Rules.from_dict(save.get("rules"))
         except ValueError as exc:
@@ -289,11 +296,11 @@ class Match:
             raise SaveError("save has no actions list", reason="bad_actions")
         for n, action in enumerate(actions):
             if not isinstance(action, dict) or "seat" in action:
-                raise SaveError(f"action {n} is not an action: {action!r}", reason="bad_actions")
+                raise SaveError(f"action {n} is not an action: {quote(action)}", reason="bad_actions")
             try:
                 match.apply(action)
             except IllegalMove as exc:
                 raise SaveError(
-                    f"action {n} {action!r} does not replay: {exc} ({exc.code})", reason="does_not_replay"
+                    f"action {n} {quote(action)} does not replay: {exc} ({exc.code})", reason="does_not_replay"
                 ) from None
         return match

@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from .errors import RulesError
+from .errors import RulesError, quote
 
 __all__ = ["Rules", "PROFILES", "CUSTOM_CHOICES"]
 
@@ -88,7 +88,7 @@ class Rules:
             if not (value is None or type(value) is int) or value not in allowed:
                 shown = ", ".join("None" if a is None else str(a) for a in allowed)
                 raise RulesError(
-                    f"custom {key} must be one of {shown} (got {value!r})", code="bad_option"
+                    f"custom {key} must be one of {shown} (got {quote(value)})", code="bad_option"
                 )
             values[key] = value
         return cls(**{**asdict(base), **values}) if values else base
@@ -113,7 +113,7 @@ class Rules:
     def from_dict(cls, d: Any) -> "Rules":
         """Rebuild from ``to_dict()``; any value not matching its profile is refused."""
         if not isinstance(d, dict) or not isinstance(d.get("profile"), str):
-            raise RulesError(f"rules must be a dict with a 'profile': {d!r}")
+            raise RulesError(f"rules must be a dict with a 'profile': {quote(d)}")
         options = {k: d[k] for k in CUSTOM_CHOICES if k in d} if d["profile"] == "custom" else {}
         rules = cls.profile(d["profile"], **options)
         expected = rules.to_dict()
@@ -121,6 +121,6 @@ class Rules:
             want = expected.get(key, object())
             if type(want) is not type(value) or want != value:
                 raise RulesError(
-                    f"rule {key}={value!r} does not belong to profile {d['profile']!r}"
+                    f"rule {key}={quote(value)} does not belong to profile {d['profile']!r}"
                 )
         return rules

@@ -4,7 +4,10 @@ A view holds the seat's own hand, the public history of the deal (takes,
 passes, discards, where each draw came from), the cards the opponent took
 from the discard pile and still holds, counts, scores and, when the seat is
 to act, its legal actions.  The opponent's other cards and the stock order
-are never in it.  Everything is JSON-ready, cards as notation strings.
+are never in it, and neither is the match seed: with the documented shuffle
+the seed gives away both, and a view is exactly what the computer decides
+from (``gin.ai``).  The bridge adds the seed to the human's page itself, for
+the menu.  Everything is JSON-ready, cards as notation strings.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from .cards import ALL_CARDS, mask_cards
+from .errors import check_seat
 from .melds import Arrangement, discard_deadwood_masks, solve
 
 __all__ = ["match_view", "deal_view"]
@@ -22,9 +26,8 @@ def _cards(mask: int) -> list[str]:
 
 
 def deal_view(deal, seat: int) -> dict[str, Any]:
-    """The seat's view of one deal (no match information)."""
-    if seat not in (0, 1):
-        raise ValueError(f"a seat is 0 or 1, not {seat!r}")
+    """The seat's view of one deal (no match information); ``SeatError`` unless seat is 0 or 1."""
+    check_seat(seat)
     hand = deal.hand_masks[seat]
     points, packing = solve(hand)
     acting = deal.to_act == seat and deal.phase != "over"
@@ -69,12 +72,11 @@ def _public_event(event: dict[str, Any], seat: int) -> dict[str, Any]:
 
 
 def match_view(match, seat: int) -> dict[str, Any]:
-    """The seat's view of the whole match (deal view plus scores and history)."""
+    """The seat's view of the whole match (deal view plus scores and history), without the seed."""
     view = deal_view(match.deal, seat)
     history = [r.to_dict() for r in match.results]
     view.update(
         {
-            "seed": match.seed,
             "deal_number": match.deal_number,
             "scores": list(match.scores),
             "wins": [sum(1 for s, _ in match.wins if s == k) for k in (0, 1)],

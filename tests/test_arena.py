@@ -60,3 +60,21 @@ def test_cli_prints_the_report(capsys):
     assert "win rate" in out and "95% CI" in out and "decision time median" in out
     assert "points per deal" in out and "undercut" in out
     assert "of the other's discards per deal" in out
+
+
+def test_the_arena_never_hands_the_seed_to_a_player(monkeypatch):
+    import json
+
+    from gin import ai
+
+    seen: list[str] = []
+    real = ai.choose
+
+    def spy(view, level="normal"):
+        seen.append(json.dumps(view).lower())
+        return real(view, level)
+
+    monkeypatch.setattr(ai, "choose", spy)
+    arena.play_match("hard", "easy", "ARENA-SPY-7Q", a_seat=0, max_deals=3)
+    assert len(seen) > 20
+    assert not any('"seed"' in t or "arena-spy-7q" in t or "arenaspy7q" in t for t in seen)

@@ -367,3 +367,114 @@ def test_act_for_the_computers_seat_is_not_your_turn(fresh):
 
 def test_unknown_method_answer_is_compact_json():
     assert bridge.call("nope", "{}") == '{"ok":false,"error":{"code":"unknown_method","message":"no method \'nope\'"}}'
+
+
+# --------------------------------------------------------------------------
+# Fairness: what the computer decides from never carries the seed.
+
+
+def _seed_forms(raw: str) -> set[str]:
+    """The seed as given and every normalised spelling of it (lower-cased for the search)."""
+    norm = raw.strip().upper()
+    forms = {raw, raw.strip(), norm, norm.replace("-", ""), norm.replace("-", " ")}
+    return {f.lower() for f in forms if f.strip()}
+
+
+@pytest.mark.parametrize("level", ["easy", "normal", "hard"])
+def test_the_computer_never_receives_the_seed(monkeypatch, level):
+    """Spy on every view gin.ai gets through the bridge in a whole match: hints and computer moves."""
+    from gin import ai
+
+    seen: list[str] = []
+    real_choose, real_hint = ai.choose, ai.hint
+
+    def spy_choose(view, level="normal"):
+        seen.append(json.dumps(view))
+        return real_choose(view, level)
+
+    def spy_hint(view):
+        seen.append(json.dumps(view))
+        return real_hint(view)
+
+    monkeypatch.setattr(ai, "choose", spy_choose)
+    monkeypatch.setattr(ai, "hint", spy_hint)
+    raw = f" spy{level}-q7x3 "
+    out = call("new_match", {"seed": raw, "profile": "standard", "level": level})
+    assert out["view"]["seed"] == raw.strip().upper()  # the page still shows it in the menu
+    for _ in range(60):
+        out = play_until_next_deal()
+        if out["view"]["over"]:
+            break
+    assert out["view"]["over"]
+    assert len(seen) > 100
+    forms = _seed_forms(raw)
+    for text in seen:
+        assert '"seed"' not in text
+        low = text.lower()
+        for form in forms:
+            assert form not in low, form
+
+
+# --------------------------------------------------------------------------
+# Strict input: only the ints 0 and 1 are seats; deep nesting is refused by
+# what it is, from a depth check before parsing.
+
+
+@pytest.mark.parametrize("seat", [False, True, 0.0, 1.0, "0", None, [0], {}, -1, 2])
+def test_act_accepts_only_the_integer_seats(fresh, seat):
+    before = snapshot()
+    assert error("act", {"action": {"type": "pass", "seat": seat}}) == "bad_action"
+    assert snapshot() == before
+    # The int 0 is the human's own seat.
+    assert call("act", {"action": {"type": "pass", "seat": 0}})["ok"]
+
+
+def _nested(depth: int, inner: str = '"AC"') -> str:
+    return "[" * depth + inner + "]" * depth
+
+
+@pytest.mark.parametrize("depth", [40, 5000, 100_000])
+def test_deep_input_gets_the_code_of_what_it_is(fresh, depth):
+    before = snapshot()
+    deep = _nested(depth)
+    cases = [
+        ("act", '{"action": {"type": "knock", "card": "AC", "melds": %s}}' % deep, "invalid_melds"),
+        ("act", '{"action": {"type": "knock", "card": "AC", "melds": [["AC", %s]]}}' % deep, "invalid_melds"),
+        ("act", '{"action": {"type": "discard", "card": %s}}' % deep, "bad_action"),
+        ("act", '{"action": %s}' % deep, "bad_action"),
+        ("act", '{"action": {"type": "pass", "x": {"y": %s}}}' % deep, "bad_action"),
+        ("load", '{"save": %s}' % deep, "bad_save"),
+        ("load", '{"save": {"format": "gin-save", "meta": {"a": %s}}}' % deep, "bad_save"),
+        ("load", '{"save": {"actions": [{"type": "knock", "melds": %s}]}}' % deep, "bad_save"),
+        ("new_match", '{"seed": "A", "options": {"target": %s}}' % deep, "bad_option"),
+        ("set_level", '{"level": %s}' % deep, "bad_level"),
+        ("view", deep, "bad_request"),
+    ]
+    for name, text, code in cases:
+        got = call(name, raw=text)
+        assert got["ok"] is False and got["error"]["code"] == code, (name, text[:80], got)
+        assert len(got["error"]["message"]) < 300
+    assert snapshot() == before
+
+
+def test_depth_check_reads_keys_and_strings_as_json(fresh):
+    # Brackets inside strings do not count; an escaped quote does not end a key.
+    text = json.dumps({"action": {"type": "pass", "note": "[" * 1000, 'q"[[': "{" * 50}})
+    out = call("act", raw=text)
+    assert out["ok"] and out["events"] == [{"seat": 0, "type": "pass"}]
+
+
+def test_a_long_real_save_passes_the_depth_check_quickly():
+    import time
+
+    from gin import arena
+
+    st = arena.play_match("easy", "easy", "DEPTH-LONG", keep_actions=True)
+    m = Match.new(seed="DEPTH-LONG")
+    for a in st.actions:
+        m.apply(a)
+    text = json.dumps({"save": m.to_save()})
+    t0 = time.perf_counter()
+    bridge._check_depth(text + " " + "[" * 10 + "]" * 10, "load")
+    assert time.perf_counter() - t0 < 0.25
+    assert call("load", raw=text)["ok"]

@@ -470,13 +470,34 @@ def test_wrong_actions_are_refused_with_their_code_in_every_phase(name, deal):
         refuse(deal, action, code)
 
 
-@pytest.mark.parametrize("seat", ["0", True, 0.0, [0], -1, 2])
+@pytest.mark.parametrize("seat", ["0", True, False, 0.0, 1.0, [0], -1, 2])
 def test_a_seat_that_is_not_a_seat_number_is_refused(seat):
     d = plain()  # seat 0 to act
+    before = d.to_dict()
     with pytest.raises(IllegalMove) as info:
         d.apply({"type": "pass", "seat": seat})
-    assert info.value.code in ("not_your_turn", "bad_action")
-    assert d.phase == "upcard_nondealer"
+    # Only the ints 0 and 1 are seats: anything else is a malformed action.
+    assert info.value.code == "bad_action"
+    assert d.to_dict() == before
+
+
+def test_deeply_nested_melds_are_invalid_melds_not_a_recursion_error():
+    d = plain()
+    d.apply({"type": "pass"}).apply({"type": "pass"}).apply({"type": "draw", "from": "stock"})
+    before = d.to_dict()
+    card = d.legal_actions()[0]["card"]
+    deep: list = ["AC"]
+    for _ in range(5000):
+        deep = [deep]
+    for melds in (deep, [deep], [["AC", deep, "3C"]]):
+        with pytest.raises(IllegalMove) as info:
+            d.apply({"type": "knock", "card": card, "melds": melds})
+        assert info.value.code == "invalid_melds"
+        assert len(str(info.value)) < 500
+    with pytest.raises(IllegalMove) as info:
+        d.apply({"type": "discard", "card": deep})
+    assert info.value.code == "bad_action"
+    assert d.to_dict() == before
 
 
 def test_the_right_seat_may_be_given():

@@ -262,3 +262,25 @@ def test_a_refused_save_is_never_half_loaded(good_save):
     before = copy.deepcopy(save)
     refused(save, "does_not_replay")
     assert save == before  # the input is not modified either
+
+
+def test_a_deeply_nested_save_is_refused_before_it_is_read():
+    """Checked first: the nesting is not walked by recursion, nor quoted whole."""
+    deep: list = []
+    for _ in range(5000):
+        deep = [deep]
+    good = Match.new(seed="DEEP", rules="traditional").to_save()
+    for save in (
+        {**good, "meta": {"note": deep}},
+        {**good, "actions": [{"type": "knock", "card": "7H", "melds": deep}]},
+        {**good, "rules": deep},
+        {**good, "format": deep},
+        {**good, "actions": deep},
+    ):
+        error = refused(save, "too_deep")
+        assert len(str(error)) < 500
+    # Within MAX_DEPTH (32) nesting is read as usual.
+    shallow: list = []
+    for _ in range(28):
+        shallow = [shallow]
+    Match.from_save({**good, "meta": {"note": shallow}})

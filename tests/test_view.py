@@ -8,13 +8,14 @@ import random
 import pytest
 
 from gin import Deal, Match, Rules
+from gin.errors import SeatError
 from gin.view import deal_view
 
 from test_match import PROFILES, policy
 
-# The keys docs/bridge.md promises (the bridge adds level and next_level).
+# The keys docs/bridge.md promises (the bridge adds seed, level and next_level).
 DOC_KEYS = {
-    "seat", "seed", "rules", "deal_number", "dealer", "phase", "to_act", "hand", "arrangement",
+    "seat", "rules", "deal_number", "dealer", "phase", "to_act", "hand", "arrangement",
     "discard_deadwood", "taken", "opponent", "upcard_passed", "discard", "stock_count", "scores",
     "wins", "legal", "events", "history", "last_deal", "over", "final",
 }
@@ -33,6 +34,8 @@ def check_view(m: Match, seat: int) -> dict:
     text = json.dumps(view)
     assert json.loads(text) == view  # JSON-ready: only dicts, lists, str, int, bool, None
     assert DOC_KEYS <= set(view)
+    # The seed gives away the hidden cards and the stock (documented shuffle).
+    assert "seed" not in view and m.seed not in text
     # Earlier deals' showdowns are public and may name any card; the current
     # deal's part of the view must not name a hidden one.
     current = {k: v for k, v in view.items() if k not in ("history", "last_deal", "final")}
@@ -119,11 +122,14 @@ def test_draw_events_hide_stock_cards_and_show_pile_cards():
     assert deal_view(d, 0)["upcard_passed"] == [0, 1]
 
 
-def test_a_bad_seat_is_refused():
+@pytest.mark.parametrize("seat", [2, -1, "0", None, True, False, 0.0, 1.0, [0]])
+def test_a_bad_seat_is_refused(seat):
     m = Match.new(seed="VIEW", rules="traditional")
-    for seat in (2, -1, "0", None):
-        with pytest.raises(ValueError):
-            m.view(seat)
+    with pytest.raises(SeatError) as info:
+        m.view(seat)
+    assert info.value.code == "bad_seat" and isinstance(info.value, ValueError)
+    with pytest.raises(SeatError):
+        deal_view(m.deal, seat)
 
 
 def test_the_view_after_the_end_of_the_match():
