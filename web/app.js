@@ -6,9 +6,10 @@ import { createEngine, EngineError } from "./engine.js";
 import { createStorage } from "./storage.js";
 import { newSeed, seedFromHash } from "./seed.js";
 import { pickLanguage, translator } from "./i18n.js";
-import { render, cardWithArticle } from "./render.js";
+import { render } from "./render.js";
 import { bindInput } from "./input.js";
-import { cardName, cardPoints, isMeld, orderMeld } from "./cards.js";
+import { cardPoints, isMeld, orderMeld } from "./cards.js";
+import { computerMove, hintAction, newDeal } from "./words.js";
 
 const SPEED_DELAY_MS = { instant: 0, fast: 150, normal: 450, slow: 900 };
 const DEFAULT_SETTINGS = {
@@ -60,9 +61,12 @@ const state = {
     knock: null, // {type, card, melds, deadwood, proposed}
     result: null, // the deal result the panel shows
     seenDeals: 0,
-    message: null, // {kind: "refusal"|"hint"|"info", code, text}
+    // {kind: "refusal"|"hint"|"info", code, text: (t) => string}: built in
+    // the current language at each render, so a language switch retells it.
+    message: null,
     hintTarget: null,
-    lastComputer: "",
+    lastComputer: null, // the computer's last move {type, from, card, gin}
+    rover: null, // the hand's Tab stop (roving tabindex)
     levelNote: false,
     profileNote: false,
     fresh: {},
@@ -97,8 +101,10 @@ function draw() {
   root.dataset.phase = state.view ? state.view.phase : "";
   root.dataset.toAct = state.view && state.view.to_act !== null ? String(state.view.to_act) : "";
   root.style.setProperty("--anim", `${ANIM_MS[state.settings.speed] ?? ANIM_MS.normal}ms`);
+  const message = state.ui.message && { ...state.ui.message, text: state.ui.message.text(state.t) };
   render(root, state.view, {
     ...state.ui,
+    message,
     t: state.t,
     lang: state.lang,
     boot: state.boot,
@@ -110,15 +116,76 @@ function draw() {
   // Animations and focus requests play once, on the render right after.
   state.ui.fresh = {};
   state.ui.focus = null;
+  keepUi();
+}
+
+// The selection and an open knock panel (with the player's edits) are kept
+// beside the save, for the position they belong to, so a reload comes back
+// to the same screen.
+let keptUi = "";
+function keepUi() {
+  if (!state.view || !state.save || !Array.isArray(state.save.actions) || !storage.available) return;
+  const draft = state.ui.panel === "knock" ? state.ui.knock : null;
+  const value = {
+    seed: state.view.seed,
+    actions: state.save.actions.length,
+    selected: state.ui.selected,
+    knock: draft ? { type: draft.type, card: draft.card, melds: draft.melds } : null,
+  };
+  const text = JSON.stringify(value);
+  if (text !== keptUi && storage.writeUi(value)) keptUi = text;
+}
+
+// A kept knock draft comes back only if it is still a legal declaration of
+// this hand: its discard is a legal knock, its melds valid and disjoint, its
+// deadwood within the limit.
+function restoredKnock(kept) {
+  const view = state.view;
+  if (!kept || typeof kept !== "object" || !Array.isArray(kept.melds)) return null;
+  const action = view.legal.find((a) => a.type === kept.type && (a.type === "big_gin" || a.card === kept.card));
+  if (!action || (action.type !== "knock" && action.type !== "big_gin")) return null;
+  const hand = view.hand.filter((c) => c !== action.card);
+  const used = new Set();
+  for (const meld of kept.melds) {
+    if (!Array.isArray(meld) || !meld.every((c) => typeof c === "string" && hand.includes(c) && !used.has(c))) return null;
+    if (!isMeld(meld)) return null;
+    meld.forEach((c) => used.add(c));
+  }
+  const deadwood = hand.filter((c) => !used.has(c));
+  if (points(deadwood) > view.rules.knock_limit || (action.type === "big_gin" && deadwood.length)) return null;
+  const draft = knockDraft(action);
+  draft.melds = kept.melds.map((m) => orderMeld(m));
+  draft.deadwood = deadwood;
+  return draft;
+}
+
+function restoreUi() {
+  const kept = storage.readUi();
+  const view = state.view;
+  if (!kept || !view || !state.save || state.ui.panel || view.over || view.to_act !== 0) return;
+  if (kept.seed !== view.seed || kept.actions !== (state.save.actions || []).length) return;
+  if (typeof kept.selected === "string" && view.hand.includes(kept.selected)) {
+    state.ui.selected = kept.selected;
+    state.ui.focus = `card:${kept.selected}`;
+  }
+  const draft = kept.knock ? restoredKnock(kept.knock) : null;
+  if (draft) {
+    state.ui.knock = draft;
+    state.ui.panel = "knock";
+    state.ui.focus = "confirm";
+  }
 }
 
 const ANIM_MS = { instant: 0, fast: 140, normal: 280, slow: 480 };
 
+// The live region is a log: each announcement is a new line, so quick
+// computer moves queue up and each is read; old lines go after a few.
 function announce(text) {
   if (!announcer || !text) return;
-  // Re-setting the same text would not be read again: clear first.
-  announcer.textContent = "";
-  announcer.textContent = text;
+  const line = document.createElement("p");
+  line.textContent = text;
+  announcer.append(line);
+  while (announcer.childElementCount > 6) announcer.firstElementChild.remove();
 }
 
 function persistSettings() {
@@ -182,7 +249,8 @@ function resetUi(acknowledged = Infinity) {
     focus: panel === "deal" ? "next" : panel === "match" ? "again" : null,
     message: null,
     hintTarget: null,
-    lastComputer: "",
+    lastComputer: null,
+    rover: null,
     levelNote: false,
   });
 }
@@ -230,6 +298,7 @@ async function openMatch() {
       accept(loaded);
       // A save from before this was kept has nothing pending.
       resetUi(storage.readAcknowledged(loaded.view.seed) ?? Infinity);
+      restoreUi();
       return;
     } catch (err) {
       // bad_save, or any other failure to replay it: a save must never keep
@@ -256,28 +325,12 @@ function customOptions() {
   return options;
 }
 
-// What the computer just did, in words (also read by screen readers).
-function describeComputer(action, events) {
-  const t = state.t;
+// What the computer just did, as a move words.js can tell in either language.
+function computerMoveOf(action, events, before) {
   const seen = (events || []).find((e) => e.seat === 1 && e.type === action.type) || {};
-  switch (action.type) {
-    case "take":
-      return t("opp.take", { card: cardWithArticle(seen.card || action.card || state.view.discard.at(-1) || "", t) });
-    case "pass":
-      return t("opp.pass");
-    case "draw":
-      return action.from === "discard" ? t("opp.draw_discard", { card: cardWithArticle(seen.card || action.card, t) }) : t("opp.draw_stock");
-    case "discard":
-      return t("opp.discard", { card: cardWithArticle(action.card, t) });
-    case "knock": {
-      const showdown = (events || []).find((e) => e.type === "showdown");
-      return showdown && showdown.kind === "gin" ? t("opp.gin") : t("opp.knock");
-    }
-    case "big_gin":
-      return t("opp.big_gin");
-    default:
-      return "";
-  }
+  const showdown = (events || []).find((e) => e.type === "showdown");
+  const card = seen.card || action.card || (action.type === "take" ? before.discard.at(-1) : null) || null;
+  return { type: action.type, from: action.from || null, card, gin: Boolean(showdown && showdown.kind === "gin") };
 }
 
 // The computer plays its turns one step at a time, drawing after each; it
@@ -290,25 +343,28 @@ async function computerTurns() {
     const before = state.view;
     const result = await engine.call("computer_step", {});
     accept(result);
-    const text = describeComputer(result.action, result.events);
-    state.ui.lastComputer = text;
-    announce(text);
+    const move = computerMoveOf(result.action, result.events, before);
+    state.ui.lastComputer = move;
+    announce(computerMove(state.t, move));
     if (result.action.type === "discard") state.ui.fresh = { discard: "top" };
     else if (result.action.type === "draw" || result.action.type === "take") state.ui.fresh = { oppDraw: true };
-    if (before.deal_number !== state.view.deal_number) state.ui.lastComputer = text;
     draw();
   }
 }
 
+// text: (t) => string, so the message follows a change of language.
 function setMessage(kind, code, text) {
   state.ui.message = { kind, code, text };
-  if (kind !== "hint") announce(text);
+  if (kind !== "hint") announce(text(state.t));
 }
 
 function refusalText(code) {
-  const key = `error.${code}`;
-  const text = state.t(key, { limit: state.view ? state.view.rules.knock_limit : 10 });
-  return text === key ? state.t("error.generic") : text;
+  const limit = state.view ? state.view.rules.knock_limit : 10;
+  return (t) => {
+    const key = `error.${code}`;
+    const text = t(key, { limit });
+    return text === key ? t("error.generic") : text;
+  };
 }
 
 // Every engine call that changes the game: one at a time, the table busy
@@ -353,7 +409,7 @@ function act(action, after = () => {}) {
     state.ui.message = null;
     state.ui.hintTarget = null;
     state.ui.selected = null;
-    state.ui.lastComputer = "";
+    state.ui.lastComputer = null;
     accept(result);
     if (action.type === "draw" || action.type === "take") {
       const drawn = state.view.hand.find((c) => !before.hand.includes(c));
@@ -456,7 +512,7 @@ const intents = {
     if (index === -1) {
       const target = draft.melds.findIndex((m) => isMeld([...m, card]));
       if (target === -1) {
-        setMessage("info", "cannot_add", state.t("knock.cannot_add"));
+        setMessage("info", "cannot_add", (t) => t("knock.cannot_add"));
       } else {
         draft.melds[target] = orderMeld([...draft.melds[target], card]);
         draft.deadwood = draft.deadwood.filter((c) => c !== card);
@@ -466,7 +522,7 @@ const intents = {
       const rest = draft.melds[index].filter((c) => c !== card);
       const freed = isMeld(rest) ? [card] : draft.melds[index];
       if (points(draft.deadwood) + points(freed) > limit) {
-        setMessage("info", "cannot_move", state.t("knock.cannot_move"));
+        setMessage("info", "cannot_move", (t) => t("knock.cannot_move"));
       } else {
         if (isMeld(rest)) draft.melds[index] = rest;
         else draft.melds.splice(index, 1);
@@ -506,19 +562,20 @@ const intents = {
     }
     play(async () => {
       const { hint } = await engine.call("hint", {});
-      const t = state.t;
       const a = hint.action;
-      let text;
-      let target = null;
       const dd = state.view.discard_deadwood || {};
-      if (a.type === "take") [text, target] = [t("hint.take"), "take"];
-      else if (a.type === "pass") [text, target] = [t("hint.pass"), "pass"];
-      else if (a.type === "draw") [text, target] = a.from === "discard" ? [t("hint.draw_discard"), "discard"] : [t("hint.draw_stock"), "stock"];
-      else if (a.type === "discard") [text, target] = [t("hint.discard", { card: cardName(a.card, t) }), `card:${a.card}`];
-      else if (a.type === "knock") [text, target] = dd[a.card] === 0 ? [t("hint.gin", { card: cardName(a.card, t) }), "gin"] : [t("hint.knock", { card: cardName(a.card, t) }), "knock"];
-      else if (a.type === "big_gin") [text, target] = [t("hint.big_gin"), "big_gin"];
-      const reason = t(`reason.${hint.reason}`);
-      setMessage("hint", hint.reason, t("hint.label", { action: text, reason: reason === `reason.${hint.reason}` ? "" : reason }).trim());
+      const gin = a.type === "knock" && dd[a.card] === 0;
+      const targets = { take: "take", pass: "pass", big_gin: "big_gin", discard: `card:${a.card}` };
+      let target = targets[a.type] || null;
+      if (a.type === "draw") target = a.from === "discard" ? "discard" : "stock";
+      if (a.type === "knock") target = gin ? "gin" : "knock";
+      // Reason codes come from gin/ai, some with parameters (hint.params).
+      const reasonOf = (t) => {
+        const key = `reason.${hint.reason}`;
+        const text = t(key, hint.params || {});
+        return text === key ? "" : text;
+      };
+      setMessage("hint", hint.reason, (t) => t("hint.label", { action: hintAction(t, a, gin), reason: reasonOf(t) }).trim());
       state.ui.hintTarget = target;
       if (a.card && (a.type === "discard" || a.type === "knock")) state.ui.selected = a.card;
     });
@@ -529,11 +586,9 @@ const intents = {
     state.ui.result = null;
     state.ui.panel = state.view && state.view.over ? "match" : null;
     state.ui.focus = state.ui.panel === "match" ? "again" : null;
-    state.ui.lastComputer = "";
+    state.ui.lastComputer = null;
     if (!state.ui.panel) {
-      const t = state.t;
-      const text = t("you.new_deal", { number: state.view.deal_number, dealer: state.view.dealer === 0 ? t("bar.you") : t("bar.opponent") });
-      announce(text);
+      announce(newDeal(state.t, state.view.deal_number, state.view.dealer));
       state.ui.focus = state.view.to_act === 0 ? (state.view.phase.startsWith("upcard") ? "act:take" : "stock") : null;
     }
     draw();
@@ -581,7 +636,7 @@ const intents = {
       state.ui.knock = null;
       state.ui.focus = state.ui.selected ? `card:${state.ui.selected}` : null;
     }
-    if (state.ui.panel === "knock" || state.ui.panel === "confirmNew" || state.ui.panel === "help") state.ui.panel = null;
+    if (["knock", "confirmNew", "confirmReplay", "help"].includes(state.ui.panel)) state.ui.panel = null;
     state.ui.message = null;
     draw();
     play(async () => {});
@@ -589,7 +644,7 @@ const intents = {
   escape() {
     if (state.ui.menuOpen) return intents.closeMenu();
     if (state.ui.panel === "help") return intents.closeHelp();
-    if (state.ui.panel === "knock" || state.ui.panel === "confirmNew") return intents.cancel();
+    if (["knock", "confirmNew", "confirmReplay"].includes(state.ui.panel)) return intents.cancel();
     if (state.ui.panel) return;
     const focused = state.ui.selected;
     state.ui.selected = null;
@@ -598,12 +653,27 @@ const intents = {
     if (focused) state.ui.focus = `card:${focused}`;
     draw();
   },
+  // "Repetir": after a finished match at once; in the middle of one, only
+  // once the player confirms (like "Nueva partida").
   replay() {
     if (!state.view) return;
-    const seed = state.view.seed;
     state.ui.menuOpen = false;
+    if (!state.view.over) {
+      state.ui.panel = "confirmReplay";
+      state.ui.focus = "confirmReplay";
+      draw();
+      return;
+    }
+    intents.confirmReplay();
+  },
+  confirmReplay() {
+    if (!state.view) return;
+    const seed = state.view.seed;
     state.ui.panel = null;
     play(() => startMatch(seed));
+  },
+  rove({ card }) {
+    state.ui.rover = card || null; // no render: input.js moved the focus itself
   },
   faster() {
     // "Acelerar" toggles between fast and normal play of the computer's turns.
@@ -641,7 +711,8 @@ const intents = {
     state.settings.lang = value;
     setLanguage(value);
     persistSettings();
-    state.ui.message = null;
+    // The log's old lines are in the other language.
+    if (announcer) announcer.replaceChildren();
     draw();
   },
   language() {
@@ -725,7 +796,8 @@ window.ginApp = {
     return state.notices.map((n) => n.key);
   },
   get ui() {
-    const { selected, panel, menuOpen, knock, result, message, hintTarget } = state.ui;
+    const { selected, panel, menuOpen, knock, result, hintTarget } = state.ui;
+    const message = state.ui.message && { ...state.ui.message, text: state.ui.message.text(state.t) };
     return JSON.parse(JSON.stringify({ selected, panel, menuOpen, knock, result, message, hintTarget }));
   },
   idle: () => work.then(() => (state.busy ? new Promise((r) => setTimeout(r, 20)).then(() => window.ginApp.idle()) : undefined)),

@@ -1,7 +1,8 @@
 // The menu (always in the DOM, hidden while closed, so the seed can be read),
 // the "how to play" page and the new-match confirmation.
 
-import { el } from "./render.js";
+import { el } from "./dom.js";
+import { SHORTCUTS } from "./shortcuts.js";
 
 const CUSTOM_CHOICES = {
   gin_bonus: [20, 25],
@@ -84,13 +85,55 @@ export function menuPanel(view, ui) {
   return box;
 }
 
+// The rules page: a short guide with the numbers of this match's rules and
+// the keyboard's keys.
 export function helpPanel(view, ui) {
   const { t } = ui;
+  const r = view.rules;
+  const section = (key, text) => el("section", { class: "help-section" }, el("h3", { text: t(`${key}_title`) }), text);
+  const p = (text) => el("p", { text });
+  const shutout = r.shutout === "double" ? t("help.shutout_double") : t("help.shutout_bonus", { bonus: r.shutout_game_bonus });
+  const bigGin = r.big_gin_bonus ? t("help.big_gin_on", { bonus: r.big_gin_bonus }) : t("help.big_gin_off");
+  const keys = ["help.key_tab", "help.key_arrows", "help.key_enter", "help.key_escape"].map((k) => el("li", { text: t(k) }));
+  const letters = Object.values(SHORTCUTS).map((key) => el("li", { text: t(`help.key_${key}`) }));
   return overlay(
     "help",
     t("help.title"),
-    ["p1", "p2", "p3", "p4", "p5", "p6"].map((k) => el("p", { text: t(`help.${k}`) })),
-    el("div", { class: "panel-buttons" }, el("button", { type: "button", class: "btn primary", dataset: { intent: "closeHelp", key: "closeHelp" }, text: t("btn.back") })),
+    section("help.goal", p(t("help.goal", { target: r.target }))),
+    section("help.deal", p(t("help.deal"))),
+    section("help.turn", p(t("help.turn"))),
+    section("help.melds", p(t("help.melds"))),
+    section("help.knock", p(t("help.knock", { limit: r.knock_limit }))),
+    section("help.layoff", p(t("help.layoff"))),
+    section("help.undercut", p(t("help.undercut", { bonus: r.undercut_bonus }))),
+    el(
+      "section",
+      { class: "help-section" },
+      el("h3", { text: t("help.score_title", { profile: t(`profile.${r.profile}`) }) }),
+      p(
+        t("help.score", {
+          gin: r.gin_bonus,
+          undercut: r.undercut_bonus,
+          target: r.target,
+          game: r.game_bonus,
+          line: r.line_bonus,
+        }),
+      ),
+      p(shutout),
+      p(bigGin),
+      p(t("help.void")),
+    ),
+    section("help.keys", el("ul", { class: "keys" }, keys, letters)),
+    el(
+      "div",
+      { class: "panel-buttons" },
+      el("button", {
+        type: "button",
+        class: "btn primary",
+        dataset: { intent: "closeHelp", key: "closeHelp" },
+        text: t("btn.back"),
+      }),
+    ),
   );
 }
 
@@ -105,6 +148,27 @@ export function confirmNewPanel(view, ui) {
       { class: "panel-buttons" },
       el("button", { type: "button", class: "btn primary", dataset: { intent: "confirmNew", key: "confirmNew" }, text: t("btn.start_new") }),
       el("button", { type: "button", class: "btn ghost", dataset: { intent: "cancel", key: "cancelNew" }, text: t("btn.cancel") }),
+    ),
+  );
+}
+
+// "Repetir" in the middle of a match: the same seed from its first deal.
+export function confirmReplayPanel(view, ui) {
+  const { t } = ui;
+  return overlay(
+    "confirm",
+    t("btn.replay"),
+    el("p", { text: t("confirm.replay", { seed: view.seed }) }),
+    el(
+      "div",
+      { class: "panel-buttons" },
+      el("button", {
+        type: "button",
+        class: "btn primary",
+        dataset: { intent: "confirmReplay", key: "confirmReplay" },
+        text: t("btn.start_new"),
+      }),
+      el("button", { type: "button", class: "btn ghost", dataset: { intent: "cancel", key: "cancelReplay" }, text: t("btn.cancel") }),
     ),
   );
 }

@@ -1,8 +1,10 @@
 // The dialogs over the table: the knock confirmation, the deal result and the
 // match result. Built from the view and the UI state only.
 
-import { el, faceCard } from "./render.js";
+import { el, faceCard } from "./dom.js";
 import { cardFace, cardClasses, cardName, cardPoints, orderMeld, byRank } from "./cards.js";
+import { SHORTCUTS } from "./shortcuts.js";
+import { knockDiscard, knockLoss, layoffsLabel, loosePoints, points as pointsText } from "./words.js";
 
 function dialog(id, title, ...children) {
   return el(
@@ -26,7 +28,11 @@ export function knockPanel(view, ui) {
   const { t } = ui;
   const draft = ui.knock;
   const points = deadwoodPoints(draft.deadwood);
+  const proposed = deadwoodPoints(draft.proposed.deadwood);
   const kind = draft.type === "big_gin" ? "big_gin" : points === 0 ? "gin" : "knock";
+  // An edit that costs points (a gin turned into a knock, more deadwood
+  // than proposed) says so before the player confirms it.
+  const loss = draft.type === "big_gin" ? "" : knockLoss(t, proposed, points, view.rules.gin_bonus);
   const cardButton = (card, where) =>
     el(
       "button",
@@ -40,23 +46,36 @@ export function knockPanel(view, ui) {
       cardFace(card),
     );
   const melds = draft.melds.map((meld, i) =>
-    el("div", { class: "knock-meld", role: "group", "aria-label": `${t("knock.melds")} ${i + 1}`, dataset: { meld: orderMeld(meld).join(" ") } }, orderMeld(meld).map((c) => cardButton(c, "in-meld"))),
+    el(
+      "div",
+      { class: "knock-meld", role: "group", "aria-label": `${t("knock.melds")} ${i + 1}`, dataset: { meld: orderMeld(meld).join(" ") } },
+      orderMeld(meld).map((c) => cardButton(c, "in-meld")),
+    ),
   );
+  const discard = draft.card
+    ? el("div", { class: "knock-discard" }, faceCard(draft.card, t, "mini face-down-ish"), el("span", { text: knockDiscard(t, draft.card) }))
+    : null;
+  const loose = draft.deadwood.length
+    ? [...draft.deadwood].sort(byRank).map((c) => cardButton(c, "in-deadwood"))
+    : el("p", { class: "none", text: t("knock.none") });
   return dialog(
     "knock",
     t(`knock.title_${kind}`),
-    draft.card ? el("div", { class: "knock-discard" }, faceCard(draft.card, t, "mini face-down-ish"), el("span", { text: t("knock.discard", { card: cardName(draft.card, t) }) })) : null,
+    discard,
     el("h3", { text: t("knock.melds") }),
     el("div", { class: "knock-melds" }, melds.length ? melds : el("p", { text: t("knock.none") })),
-    el("h3", { class: "knock-dw-title", dataset: { points }, text: t("knock.deadwood", { points }) }),
-    el("div", { class: "knock-deadwood" }, draft.deadwood.length ? [...draft.deadwood].sort(byRank).map((c) => cardButton(c, "in-deadwood")) : el("p", { class: "none", text: t("knock.none") })),
+    el("h3", { class: "knock-dw-title", dataset: { points }, text: t("knock.deadwood", { points: pointsText(t, points) }) }),
+    el("div", { class: "knock-deadwood" }, loose),
     draft.type === "big_gin" ? null : el("p", { class: "panel-help", text: t("knock.help") }),
+    loss ? el("p", { class: "message warning knock-loss", role: "alert", text: loss }) : null,
     ui.message ? el("p", { class: `message ${ui.message.kind}`, role: "alert", text: ui.message.text }) : null,
     el(
       "div",
       { class: "panel-buttons" },
       el("button", { type: "button", class: "btn primary", dataset: { intent: "confirmKnock", key: "confirm" }, text: t("btn.confirm") }),
-      draft.type === "big_gin" ? null : el("button", { type: "button", class: "btn", dataset: { intent: "resetKnock", key: "reset" }, text: t("btn.reset") }),
+      draft.type === "big_gin"
+        ? null
+        : el("button", { type: "button", class: "btn", dataset: { intent: "resetKnock", key: "reset" }, text: t("btn.reset") }),
       el("button", { type: "button", class: "btn ghost", dataset: { intent: "cancel", key: "cancel" }, text: t("btn.cancel") }),
     ),
   );
@@ -103,11 +122,14 @@ function handSummary(result, seat, t) {
     el("p", { class: "label", text: t("result.melds") }),
     melds.length ? el("div", { class: "melds-list" }, melds) : el("p", { class: "none", text: t("result.none") }),
     layoffs.length
-      ? [el("p", { class: "label", text: t("result.layoffs") }), el("div", { class: "layoffs" }, cardRow(layoffs.map((l) => l.card), t, "laid-row"))]
+      ? [
+          el("p", { class: "label", text: layoffsLabel(t, knocker) }),
+          el("div", { class: "layoffs" }, cardRow(layoffs.map((l) => l.card), t, "laid-row")),
+        ]
       : null,
     el("p", { class: "label", text: t("result.deadwood") }),
     hand.deadwood.length ? cardRow([...hand.deadwood].sort(byRank), t) : el("p", { class: "none", text: t("result.none") }),
-    el("p", { class: "dw-points", text: t("result.points", { points: hand.points }) }),
+    el("p", { class: "dw-points", text: loosePoints(t, hand.points) }),
   );
 }
 
@@ -118,7 +140,9 @@ export function dealResultPanel(view, ui) {
   const rules = view.rules;
   const op = operation(result, rules, t);
   const headline =
-    result.kind === "void" ? t("result.void") : result.winner === 0 ? t("result.you_win", { points: result.points }) : t("result.opp_wins", { points: result.points });
+    result.kind === "void"
+      ? t("result.void")
+      : t(result.winner === 0 ? "result.you_win" : "result.opp_wins", { points: pointsText(t, result.points) });
   const hands = result.hands && result.hands.length === 2 ? [handSummary(result, 0, t), handSummary(result, 1, t)] : [];
   return dialog(
     "deal",
@@ -134,7 +158,13 @@ export function dealResultPanel(view, ui) {
       "div",
       { class: "panel-foot" },
       el("p", { class: "totals", dataset: { a: result.scores[0], b: result.scores[1] }, text: t("result.totals", { a: result.scores[0], b: result.scores[1], target: rules.target }) }),
-      el("button", { type: "button", class: "btn primary", dataset: { intent: "next", key: "next" }, text: t("btn.next") }),
+      el("button", {
+        type: "button",
+        class: "btn primary",
+        "aria-keyshortcuts": SHORTCUTS.next,
+        dataset: { intent: "next", key: "next" },
+        text: t("btn.next"),
+      }),
     ),
   );
 }

@@ -1,38 +1,16 @@
 // The one render funnel: render(root, view, ui) rebuilds the page from the
 // current view and the UI state (selection, panel, message...). Text goes in
 // through textContent only. Controls carry data-intent (and data-* arguments)
-// for input.js, and data-key so focus survives a rebuild.
+// for input.js, data-key so focus survives a rebuild, and their single-key
+// shortcut (shortcuts.js) in aria-keyshortcuts.
 
 import { BOOT_STAGES } from "./engine.js";
 import { cardFace, cardBack, cardClasses, cardName, bySuit, byRank, orderMeld } from "./cards.js";
-import { menuPanel, helpPanel, confirmNewPanel } from "./menu.js";
+import { el, faceCard } from "./dom.js";
+import { SHORTCUTS } from "./shortcuts.js";
+import { computerMove, handCardName, ifDiscard, selectedPrompt } from "./words.js";
+import { menuPanel, helpPanel, confirmNewPanel, confirmReplayPanel } from "./menu.js";
 import { dealResultPanel, matchResultPanel, knockPanel } from "./panels.js";
-
-export function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [name, value] of Object.entries(attrs)) {
-    if (value === null || value === undefined || value === false) continue;
-    if (name === "text") node.textContent = value;
-    else if (name === "class") node.className = value;
-    else if (name === "dataset") {
-      for (const [key, v] of Object.entries(value)) if (v !== null && v !== undefined) node.dataset[key] = v;
-    }
-    else node.setAttribute(name, value === true ? "" : String(value));
-  }
-  for (const child of children.flat()) if (child !== null && child !== undefined && child !== false) node.append(child);
-  return node;
-}
-
-// A face-up card that is not a control (piles, panels, the opponent's known cards).
-export function faceCard(card, t, extra = "") {
-  return el("span", { class: `${cardClasses(card)}${extra ? ` ${extra}` : ""}`, role: "img", "aria-label": cardName(card, t), dataset: { face: card } }, cardFace(card));
-}
-
-// "el 7 de picas", "la reina de corazones", "the ace of spades".
-export function cardWithArticle(card, t) {
-  const article = t(`article.${card[0]}`) !== `article.${card[0]}` ? t(`article.${card[0]}`) : t("article.other");
-  return `${article} ${cardName(card, t)}`;
-}
 
 function topBar(view, ui) {
   const { t } = ui;
@@ -55,7 +33,13 @@ function topBar(view, ui) {
       dataset: { intent: "faster", key: "faster" },
       text: t("btn.faster"),
     }),
-    el("button", { type: "button", class: "btn hint-btn", dataset: { intent: "hint", key: "hint" }, text: t("btn.hint") }),
+    el("button", {
+      type: "button",
+      class: "btn hint-btn",
+      "aria-keyshortcuts": SHORTCUTS.hint,
+      dataset: { intent: "hint", key: "hint" },
+      text: t("btn.hint"),
+    }),
   );
 }
 
@@ -78,7 +62,7 @@ function opponentArea(view, ui) {
       view.dealer === 1 ? el("span", { class: "chip dealer", text: t("table.dealer") }) : null,
     ),
     el("div", { class: "opp-cards" }, backs, knownRow),
-    el("p", { class: "opp-last", text: ui.lastComputer || "\u00a0" }),
+    el("p", { class: "opp-last", text: computerMove(t, ui.lastComputer) || "\u00a0" }),
   );
 }
 
@@ -94,6 +78,7 @@ function piles(view, ui) {
       class: `pile stock${hinted === "stock" ? " hinted" : ""}`,
       "aria-label": t("btn.stock"),
       "aria-describedby": "stock-count",
+      "aria-keyshortcuts": SHORTCUTS.drawStock,
       dataset: { intent: "drawStock", key: "stock" },
     },
     el("span", { class: "pile-cards", "aria-hidden": "true" }, view.stock_count > 1 ? cardBack("under") : null, view.stock_count > 0 ? cardBack() : el("span", { class: "card empty" })),
@@ -106,6 +91,7 @@ function piles(view, ui) {
       class: `pile discard-pile${hinted === "discard" ? " hinted" : ""}`,
       "aria-label": t("btn.pile"),
       "aria-describedby": "pile-top",
+      "aria-keyshortcuts": SHORTCUTS.drawDiscard,
       dataset: { intent: "drawDiscard", key: "pile", top: top || "" },
     },
     el(
@@ -125,7 +111,7 @@ function promptText(view, ui) {
   if (view.to_act !== 0) return t("turn.computer");
   if (view.phase.startsWith("upcard")) return view.phase === "upcard_dealer" ? t("turn.upcard_after_pass") : t("turn.upcard");
   if (view.phase === "draw") return view.both_passed ? t("turn.draw_stock") : t("turn.draw");
-  if (ui.selected && view.hand.includes(ui.selected)) return t("turn.selected", { card: cardName(ui.selected, t) });
+  if (ui.selected && view.hand.includes(ui.selected)) return selectedPrompt(t, ui.selected);
   return t("turn.discard");
 }
 
@@ -157,11 +143,25 @@ function handOrder(view, ui) {
   return out;
 }
 
+// The hand is one Tab stop (roving tabindex): the card the arrows last
+// reached, else the selected one, else the first, has tabindex 0.
+function rovingCard(view, ui, order) {
+  if (ui.rover && view.hand.includes(ui.rover)) return ui.rover;
+  if (ui.selected && view.hand.includes(ui.selected)) return ui.selected;
+  return order.length ? order[0].card : null;
+}
+
 function handArea(view, ui) {
   const { t } = ui;
   const order = handOrder(view, ui);
   const dd = view.discard_deadwood || null;
   const selected = ui.selected && view.hand.includes(ui.selected) ? ui.selected : null;
+  const rover = rovingCard(view, ui, order);
+  const melds = (view.arrangement ? view.arrangement.melds : []).map(orderMeld);
+  const meldOf = (card) => melds.find((m) => m.includes(card)) || null;
+  // The card just drawn from the stock stays marked until the discard (the
+  // view says which it is, so a render or a reload keeps the mark).
+  const fresh = view.drawn && view.hand.includes(view.drawn) ? view.drawn : null;
   let previous = null;
   const cards = order.map(({ card, group }, index) => {
     const taken = view.taken === card;
@@ -171,39 +171,51 @@ function handArea(view, ui) {
     if (ui.settings.sort === "melds" && group !== previous && index > 0) classes.push("group-start");
     if (selected === card) classes.push("selected");
     if (taken) classes.push("unavailable");
+    if (fresh === card) classes.push("fresh");
     if (ui.fresh.draw === card) classes.push(`fresh-in from-${ui.fresh.drawFrom}`);
     if (ui.hintTarget === `card:${card}`) classes.push("hinted");
     previous = group;
     const badge = taken ? el("span", { class: "badge taken-badge", "aria-hidden": "true", text: "✕" }) : null;
-    const ddBadge = dd && dd[card] !== undefined && selected === card ? el("span", { class: "badge dd-badge", "aria-hidden": "true", text: String(dd[card]) }) : null;
+    const freshBadge = fresh === card ? el("span", { class: "badge fresh-badge", "aria-hidden": "true", text: t("table.fresh") }) : null;
+    const ddBadge =
+      dd && dd[card] !== undefined && selected === card
+        ? el("span", { class: "badge dd-badge", "aria-hidden": "true", text: String(dd[card]) })
+        : null;
+    const described = [taken ? "taken-note" : null, fresh === card ? "fresh-note" : null].filter(Boolean).join(" ");
     return el(
       "button",
       {
         type: "button",
         class: classes.join(" "),
-        "aria-label": cardName(card, t),
+        "aria-label": handCardName(t, card, meldOf(card)),
         "aria-pressed": String(selected === card),
-        "aria-describedby": taken ? "taken-note" : null,
+        "aria-describedby": described || null,
+        tabindex: card === rover ? "0" : "-1",
         title: taken ? t("table.taken") : null,
         // Still a live control: trying to discard it explains why not.
         dataset: { intent: "select", card, key: `card:${card}`, index, unavailable: taken ? "taken" : null },
       },
       cardFace(card),
       badge,
+      freshBadge,
       ddBadge,
     );
   });
   const points = view.arrangement ? view.arrangement.points : null;
-  const info = [el("span", { class: "deadwood-count", dataset: { points: points ?? "" }, text: t("table.deadwood", { points: points ?? "?" }) })];
+  const info = [
+    el("span", { class: "deadwood-count", dataset: { points: points ?? "" }, text: t("table.deadwood", { points: points ?? "?" }) }),
+  ];
   if (selected && dd && dd[selected] !== undefined) {
-    info.push(el("span", { class: "if-discard", dataset: { points: dd[selected] }, text: t("table.if_discard", { card: cardName(selected, t), points: dd[selected] }) }));
+    info.push(el("span", { class: "if-discard", dataset: { points: dd[selected] }, text: ifDiscard(t, selected, dd[selected]) }));
   }
+  const dealer = view.dealer === 0 ? el("span", { class: "chip dealer", text: t("table.dealer") }) : null;
   return el(
     "section",
     { class: "hand-area", "aria-label": t("table.hand") },
-    el("div", { class: "hand-info" }, el("span", { class: "seat-label" }, el("span", { class: "name", text: t("table.hand") }), view.dealer === 0 ? el("span", { class: "chip dealer", text: t("table.dealer") }) : null), info),
+    el("div", { class: "hand-info" }, el("span", { class: "seat-label" }, el("span", { class: "name", text: t("table.hand") }), dealer), info),
     el("div", { class: `hand sort-${ui.settings.sort}`, role: "group", "aria-label": t("table.hand") }, cards),
     view.taken ? el("span", { id: "taken-note", class: "sr-only", text: t("table.taken") }) : null,
+    fresh ? el("span", { id: "fresh-note", class: "sr-only", text: t("table.fresh_note") }) : null,
   );
 }
 
@@ -212,7 +224,13 @@ function actionBar(view, ui) {
   const mine = view.to_act === 0 && !view.over;
   const buttons = [];
   const button = (intent, label, cls = "", extra = {}) =>
-    el("button", { type: "button", class: `btn action ${cls}`.trim(), dataset: { intent, key: `act:${intent}${extra.kind ? `:${extra.kind}` : ""}`, ...extra }, text: label });
+    el("button", {
+      type: "button",
+      class: `btn action ${cls}`.trim(),
+      "aria-keyshortcuts": SHORTCUTS[extra.kind || intent] || null,
+      dataset: { intent, key: `act:${intent}${extra.kind ? `:${extra.kind}` : ""}`, ...extra },
+      text: label,
+    });
   if (mine && view.phase.startsWith("upcard")) {
     buttons.push(button("take", t("btn.take"), `primary${ui.hintTarget === "take" ? " hinted" : ""}`));
     buttons.push(button("pass", t("btn.pass"), ui.hintTarget === "pass" ? "hinted" : ""));
@@ -262,7 +280,7 @@ function bootPanel(ui) {
       { class: "boot failed", role: "alert" },
       el("p", { text: t("boot.failed") }),
       el("p", { text: t(`boot.${boot.error.code}`) !== `boot.${boot.error.code}` ? t(`boot.${boot.error.code}`) : t("boot.boot_failed") }),
-      el("p", { class: "detail", text: boot.error.detail }),
+      el("details", { class: "detail" }, el("summary", { text: t("boot.details") }), el("p", { text: boot.error.detail })),
       el("button", { type: "button", class: "btn primary", dataset: { intent: "retry" }, text: t("boot.retry") }),
     );
   }
@@ -287,6 +305,8 @@ function overlay(view, ui) {
       return matchResultPanel(view, ui);
     case "confirmNew":
       return confirmNewPanel(view, ui);
+    case "confirmReplay":
+      return confirmReplayPanel(view, ui);
     case "help":
       return helpPanel(view, ui);
     default:

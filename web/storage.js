@@ -6,6 +6,7 @@ export const KEYS = Object.freeze({
   brokenMatch: "gin.match.broken", // a save that could not be loaded, kept aside
   settings: "gin.settings.v1", // language, level, speed, sort...
   acknowledged: "gin.acknowledged.v1", // {seed, deal}: the last deal result the player closed
+  ui: "gin.ui.v1", // {seed, actions, selected, knock}: the selection and an open knock panel
 });
 
 function defaultBackend() {
@@ -123,6 +124,22 @@ export function createStorage(getBackend = defaultBackend) {
     },
     writeAcknowledged(seed, deal) {
       return write(KEYS.acknowledged, JSON.stringify({ seed, deal }));
+    },
+
+    // What the player had selected or open at the position after `actions`
+    // moves of the match on `seed`; null when unreadable.
+    readUi() {
+      const raw = read(KEYS.ui);
+      if (raw === null) return null;
+      try {
+        const value = JSON.parse(raw);
+        return value && typeof value === "object" && !Array.isArray(value) ? value : null;
+      } catch {
+        return null;
+      }
+    },
+    writeUi(value) {
+      return write(KEYS.ui, JSON.stringify(value));
     },
   };
 }

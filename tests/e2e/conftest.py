@@ -12,12 +12,22 @@ Fixtures (reuse them in tests/e2e/test_*.py):
   open_app      open_app(page, url=None, hash="", settings={"speed": "instant"}) navigates
                 and waits for window.ginReady; returns its value
   wait_idle     wait_idle(page): until queued engine calls and computer turns are done
+  readable      readable(page, where=""): assert_readable below, as a fixture
+
+Helpers (import from conftest):
+  assert_readable(page, where="")  what the player and a screen reader meet on the screen
+                (visible text, accessible names, titles, options) reads as the page's
+                language: no "[object", "undefined", "NaN", raw text key, unfilled {slot}
+                or text of the other language
+  i18n_dictionaries()  {"es": {key: text}, "en": {...}} read from web/i18n.js
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -211,3 +221,68 @@ def _wait_idle(page, timeout_ms: int = 30_000):
 @pytest.fixture
 def wait_idle():
     return _wait_idle
+
+
+# --- what the player reads ------------------------------------------------------------------
+
+I18N = ROOT / "web" / "i18n.js"
+_ENTRY = re.compile(r'^\s*"?([\w.]+)"?: "((?:[^"\\]|\\.)*)",$', re.M)
+_BROKEN = ("[object", "undefined", "NaN")
+
+
+@functools.cache
+def i18n_dictionaries() -> dict[str, dict[str, str]]:
+    """{lang: {key: text}} read from web/i18n.js."""
+    source = I18N.read_text()
+    es_at, en_at = source.index("\n  es: {"), source.index("\n  en: {")
+    return {"es": dict(_ENTRY.findall(source[es_at:en_at])), "en": dict(_ENTRY.findall(source[en_at:]))}
+
+
+@functools.cache
+def _foreign_pieces(lang: str) -> tuple[str, ...]:
+    """Pieces (4+ characters) of the other language's texts that never occur in this one's."""
+    dicts = i18n_dictionaries()
+    other = "en" if lang == "es" else "es"
+    own = "\n".join(dicts[lang].values())
+    pieces = set()
+    for text in dicts[other].values():
+        for piece in re.split(r"\{\w+\}", text):
+            piece = piece.strip(" .:,;·()¿?¡!…\u2013\u2212-")
+            if len(piece) >= 4 and piece not in own:
+                pieces.add(piece)
+    return tuple(sorted(pieces))
+
+
+def screen_words(page) -> str:
+    """All text a player or a screen reader meets: visible text, names, titles, options."""
+    return page.evaluate(
+        """() => [document.title, document.body.innerText,
+            ...[...document.querySelectorAll('[aria-label], [title], option')]
+                .map(e => [e.getAttribute('aria-label'), e.getAttribute('title'),
+                           e.tagName === 'OPTION' ? e.textContent : null])
+                .flat().filter(Boolean)].join('\\n')"""
+    )
+
+
+def assert_readable(page, where: str = "") -> str:
+    """The screen reads as finished text of the page's language; returns that text."""
+    lang = page.evaluate("document.documentElement.lang")
+    assert lang in ("es", "en"), lang
+    text = screen_words(page)
+    for bad in _BROKEN:
+        assert bad not in text, f"{where}: {bad!r} on the screen: {text!r}"
+    slot = re.search(r"\{\w+\}", text)
+    assert not slot, f"{where}: unfilled {slot.group()} on the screen"
+    dicts = i18n_dictionaries()
+    keys = set(dicts["es"]) | set(dicts["en"])
+    raw = {k for k in re.findall(r"(?<![\w.])[a-z_]+\.[\w.]+(?![\w])", text) if k in keys}
+    assert not raw, f"{where}: raw text keys on the screen: {raw}"
+    for piece in _foreign_pieces(lang):
+        if re.search(r"(?<!\w)" + re.escape(piece) + r"(?!\w)", text):
+            raise AssertionError(f"{where}: {piece!r} (not {lang}) on the {lang} screen: {text!r}")
+    return text
+
+
+@pytest.fixture
+def readable():
+    return assert_readable

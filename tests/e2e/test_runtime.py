@@ -73,6 +73,7 @@ def test_seed_in_url_and_replay(page, open_app, wait_idle, server):
     play_moves(page, wait_idle, 2)
     page.get_by_role("button", name="Menú").click()
     page.get_by_role("button", name="Repetir").click()
+    page.get_by_role("button", name="Empezar").click()  # mid-match "Repetir" asks first
     page.wait_for_function("() => window.ginApp.view && window.ginApp.view.events.length <= 2")
     again = wait_idle(page)
     assert again["seed"] == "K7Q2-M9XD"

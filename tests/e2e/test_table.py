@@ -8,10 +8,12 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import assert_readable
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
 SEED = "TEST-0001"
+POINTS = "A23456789TJQK"
 FAST = {"speed": "instant", "level": "easy", "sort": "melds"}
 PORTRAIT = (360, 740)
 LANDSCAPE = (740, 360)
@@ -38,8 +40,13 @@ def settle(page, timeout_s: float = 30):
         )
         view, ui = state["view"], state["ui"]
         if state["busy"] == "false" and (view["over"] or ui["panel"] or view["to_act"] == 0):
+            # Every screen a test comes back to reads as finished text.
+            assert_readable(page, f"phase {view['phase']}, panel {ui['panel']}")
             return view
         assert time.monotonic() < deadline, "the table never came back to the player"
+
+
+RANK_PLURALS = dict(zip(POINTS, "ases doses treses cuatros cincos seises sietes ochos nueves dieces jotas reinas reyes".split()))
 
 
 def ui(page):
@@ -171,16 +178,32 @@ def no_hidden_cards(page, view):
 # --- a whole match -----------------------------------------------------------------
 
 
+# The single-key shortcuts (web/shortcuts.js) of the buttons the Player presses.
+SHORTCUT = {"Pasar": "p", "Mazo": "m", "Cerrar": "c", "Gin": "g", "Siguiente": "n"}
+
+
+def card_points(card):
+    return min(10, POINTS.index(card[0]) + 1)
+
+
 class Player:
     """Plays through the UI with a simple strategy: pass, draw from the stock,
     knock or go gin as soon as the table offers it, else throw the card that
-    leaves the least deadwood. `keys` plays with the keyboard only."""
+    leaves the least deadwood. `keys` plays with the keyboard only: the
+    buttons' single-key shortcuts, the arrows inside the hand, Enter/Space
+    (it counts the keys of each turn in `turn_keys`)."""
 
     def __init__(self, page, size, keys=False, shots=False):
         self.page, self.size, self.keys, self.shots = page, size, keys, shots
         self.shot = set()
         self.deals = 0
         self.knocks_checked = 0
+        self.turn_keys = []  # keys pressed per turn of the player (keyboard play)
+        self.keys_now = 0
+
+    def key(self, name):
+        self.page.keyboard.press(name)
+        self.keys_now += 1
 
     def snap(self, name):
         if self.shots and name not in self.shot:
@@ -190,17 +213,10 @@ class Player:
     def focused(self, selector):
         return self.page.evaluate("(s) => !!document.activeElement && document.activeElement.matches(s)", selector)
 
-    def tab_to(self, selector):
-        for _ in range(80):
-            if self.focused(selector):
-                return
-            self.page.keyboard.press("Tab")
-        raise AssertionError(f"Tab never reached {selector}")
-
     def press(self, name, selector):
         if self.keys:
-            self.tab_to(selector)
-            self.page.keyboard.press("Enter")
+            assert self.page.locator(selector).get_attribute("aria-keyshortcuts") == SHORTCUT[name].upper()
+            self.key(SHORTCUT[name])
         else:
             button(self.page, name).click()
 
@@ -210,17 +226,18 @@ class Player:
             assert ui(self.page)["selected"] == card
             self.page.locator(f'.hand [data-card="{card}"]').click()
             return
-        self.tab_to(".hand .hand-card")
+        # After "M" the focus is on the card just drawn, inside the hand.
+        assert self.focused(".hand .hand-card")
         cards = hand_cards(self.page)
         here = self.page.evaluate("document.activeElement.dataset.card")
         step = cards.index(card) - cards.index(here)
         for _ in range(abs(step)):
-            self.page.keyboard.press("ArrowRight" if step > 0 else "ArrowLeft")
+            self.key("ArrowRight" if step > 0 else "ArrowLeft")
         assert self.page.evaluate("document.activeElement.dataset.card") == card
-        self.page.keyboard.press("Enter")
+        self.key("Enter")
         assert ui(self.page)["selected"] == card
         assert self.page.evaluate("document.activeElement.dataset.card") == card
-        self.page.keyboard.press(" ")
+        self.key(" ")
 
     def knock(self, kind):
         page = self.page
@@ -238,20 +255,35 @@ class Player:
                 loose.first.click()
                 moved = any(card in m for m in knock_panel_melds(page))
                 assert moved or page.locator(".panel.knock .message").text_content() == "Esa carta no encaja en ninguna combinación."
-                button(page, "Propuesta inicial").click()
+                button(page, "Volver a la propuesta").click()
                 assert knock_panel_melds(page) == proposed
+            proposed_points = int(page.locator(".panel.knock .knock-dw-title").get_attribute("data-points"))
+            assert page.get_by_role("alert").count() == 0
             melded = page.locator(".panel.knock .knock-card.in-meld").first
             melded.click()
-            points = lambda c: min(10, "A23456789TJQK".index(c[0]) + 1)  # noqa: E731
             loose_cards = page.locator(".panel.knock .knock-card.in-deadwood").evaluate_all("els => els.map(e => e.dataset.card)")
             shown_points = int(page.locator(".panel.knock .knock-dw-title").get_attribute("data-points"))
-            assert shown_points == sum(points(c) for c in loose_cards) <= 10
+            assert shown_points == sum(card_points(c) for c in loose_cards) <= 10
+            # An edit that costs points says so, in points, before confirming.
+            alerts = page.locator(".panel.knock").get_by_role("alert").all_inner_texts()
+            losses = [a for a in alerts if a.startswith("Así ")]
+            if shown_points > proposed_points and proposed_points > 0:
+                lost = shown_points - proposed_points
+                assert losses == [(
+                    f"Así tus sueltas suben de {proposed_points} a {shown_points} puntos: ganas {lost} "
+                    f"{'punto' if lost == 1 else 'puntos'} menos y el rival tiene más fácil el undercut."
+                )]
+            elif shown_points > 0 and proposed_points == 0:
+                assert len(losses) == 1 and losses[0].startswith("Así ya no es Gin: pierdes el bono de Gin (20 puntos)")
+            else:
+                assert losses == []
+            assert_readable(page, "knock panel")
         shown = knock_panel_melds(page)
         draft = ui(page)["knock"]
         history = len(page.evaluate("window.ginApp.view.history"))
         if self.keys:
             assert self.focused('[data-intent="confirmKnock"]')
-            page.keyboard.press("Enter")
+            self.key("Enter")
         else:
             button(page, "Confirmar").click()
         settle(page)
@@ -272,8 +304,7 @@ class Player:
                 self.snap("deal-result")
                 self.deals += 1
                 if self.keys:
-                    assert self.focused('[data-intent="next"]')
-                    page.keyboard.press("Enter")
+                    self.key("n")
                 else:
                     button(page, "Siguiente").click()
                 continue
@@ -281,6 +312,10 @@ class Player:
                 check_match_panel(page)
                 self.snap("match-result")
                 return view
+            if self.keys and view["phase"] in ("upcard_nondealer", "upcard_dealer", "draw") and self.keys_now:
+                self.turn_keys.append(self.keys_now)
+            if view["phase"] in ("upcard_nondealer", "upcard_dealer", "draw"):
+                self.keys_now = 0
             if view["phase"].startswith("upcard"):
                 self.snap("table-upcard")
                 self.press("Pasar", '.actions [data-intent="pass"]')
@@ -311,6 +346,10 @@ def test_full_match_through_the_table(page, open_app, size, keys):
     final = player.play()
     assert final["over"] and player.deals == len(final["history"])
     assert player.knocks_checked >= 1
+    if keys:
+        # A few keys a turn: a letter to draw, arrows to the card, Enter, Space.
+        assert player.turn_keys and max(player.turn_keys) <= 16, player.turn_keys
+        assert sum(player.turn_keys) / len(player.turn_keys) <= 9, player.turn_keys
     # "Otra vez" starts a new match on a new seed; "Repetir" the same seed.
     button(page, "Repetir").click()
     again = settle(page)
@@ -401,7 +440,7 @@ def test_refusals_explain_and_change_nothing(page, open_app):
     assert all(e.get("seat") != 0 for e in view["events"][events:])
     # Its moves were announced, one by one, in the live region.
     assert page.locator("#announcer").get_attribute("aria-live") == "polite"
-    assert page.locator("#announcer").text_content().startswith("El rival ")
+    assert page.locator("#announcer p").last.text_content().startswith("El rival ")
 
 
 def test_both_passed_means_stock(page, open_app):
@@ -435,8 +474,13 @@ def test_hint_names_and_menu(page, open_app):
     suits = {"C": "tréboles", "D": "diamantes", "H": "corazones", "S": "picas"}
     ranks = {"A": "as", "T": "10", "J": "jota", "Q": "reina", "K": "rey"}
     assert sorted(c for c, _ in names) == sorted(view["hand"])
+    melds = view["arrangement"]["melds"]
     for card, name in names:
-        assert name == f"{ranks.get(card[0], card[0])} de {suits[card[1]]}"
+        meld = next((m for m in melds if card in m), None)
+        where = "suelta" if meld is None else (
+            f"en grupo de {RANK_PLURALS[card[0]]}" if len({c[0] for c in meld}) == 1 else f"en escalera de {suits[card[1]]}"
+        )
+        assert name == f"{ranks.get(card[0], card[0])} de {suits[card[1]]}, {where}"
     for name in ("Mazo", "Descarte", "Pista", "Menú"):
         assert button(page, name).count() == 1
     # Menu: the level applies from the next deal and says so; the seed is shown.
@@ -451,17 +495,21 @@ def test_hint_names_and_menu(page, open_app):
     assert page.get_by_text("Las reglas nuevas se aplican al empezar la próxima partida.").is_visible()
     page.check("#menu-four")
     assert page.locator("#app.four-colour").count() == 1
+    assert_readable(page, "menu")
     button(page, "Cómo se juega").click()
     assert page.locator(".panel.help").is_visible()
+    assert_readable(page, "rules page")
     button(page, "Volver a la mesa").click()
     # English on request: the same controls, English names.
     page.select_option("#menu-lang", "en")
     assert page.evaluate("document.documentElement.lang") == "en"
     button(page, "Back to the table").click()
     assert button(page, "Stock").count() == 1 and button(page, "Discard pile").count() == 1 and button(page, "Hint").count() == 1
+    assert_readable(page, "English table")
     # A new match asks once, then starts with the new rules.
     button(page, "Menu").click()
     button(page, "New match").click()
+    assert_readable(page, "new match confirmation")
     button(page, "Start").click()
     fresh = settle(page)
     assert fresh["seed"] != SEED and fresh["rules"]["profile"] == "custom" and fresh["rules"]["target"] == 250

@@ -1,0 +1,280 @@
+"""What a new player trips over (issue 12): the rules page, a gin lost by one tap, restarts that
+ask, a reload that keeps the screen, wording in both languages, keyboard, screen reader, the mark
+on the card just drawn. Each test reads what the player sees: text, focus, dialogs."""
+
+from __future__ import annotations
+
+import json
+import time
+
+from conftest import assert_readable
+from test_table import PORTRAIT, SEED, button, settle, setup, shoot, ui
+from test_table_more import MATCH_KEY, put_in_storage, reload, saved
+
+NORMAL = {"speed": "instant", "level": "normal"}
+
+
+def to_discard(page, view):
+    """Pass the upcard and draw from the stock until it is the player's discard."""
+    for _ in range(6):
+        if view["phase"] == "discard" and view["to_act"] == 0:
+            return view
+        if view["phase"].startswith("upcard"):
+            button(page, "Pasar").click()
+        else:
+            button(page, "Mazo").click()
+        view = settle(page)
+    raise AssertionError(view["phase"])
+
+
+# --- 1. the rules page ------------------------------------------------------------------------
+
+
+def test_rules_page_is_a_guide_with_this_matchs_numbers(page, open_app):
+    view = setup(page, open_app, PORTRAIT, settings={"speed": "instant", "profile": "standard"})
+    assert view["rules"]["profile"] == "standard"
+    button(page, "Menú").click()
+    button(page, "Cómo se juega").click()
+    panel = page.get_by_role("dialog", name="Cómo se juega")
+    text = panel.inner_text()
+    assert "[object" not in text
+    for heading in ("Reparto", "Tu turno", "Combinaciones", "Cerrar y Gin", "Añadir", "Undercut", "Puntos (Estándar)", "Teclado"):
+        assert panel.get_by_role("heading", name=heading, exact=True).count() == 1, heading
+    # Standard rules: gin 25, undercut 25, 25 a deal won, shutout doubles.
+    assert "Gin: 25 más las sueltas del rival. Undercut: la diferencia más 25." in text
+    assert "bono de partida de 100 y 25 por cada mano ganada" in text
+    assert "se doblan los puntos de mano del ganador" in text
+    for key in ("M: robar del mazo", "D: robar del descarte", "T: tomar la carta descubierta", "P: pasar",
+                "C: cerrar", "G: Gin", "H: pista", "N: siguiente mano"):
+        assert key in text, key
+    assert_readable(page, "rules page")
+    shoot(page, "rules-es", PORTRAIT)
+    button(page, "Volver a la mesa").click()
+    page.select_option("#menu-lang", "en")
+    button(page, "How to play").click()
+    text = page.get_by_role("dialog", name="How to play").inner_text()
+    assert "Gin: 25 plus the opponent's deadwood. Undercut: the difference plus 25." in text
+    assert "M: draw from the stock" in text and "Scoring (Standard)" in text
+    assert_readable(page, "English rules page")
+
+
+# --- 2. a gin is not lost by one tap ----------------------------------------------------------
+
+
+def open_gin_panel(page, open_app, context):
+    """BIGG-0009 at its discard: 2C-5C, 3H-6H, 9D 9H 9S (custom rules, gin bonus 20)."""
+    put_in_storage(context, {MATCH_KEY: saved("big-gin-BIGG-0009.json")})
+    view = setup(page, open_app, PORTRAIT, seed="BIGG-0009")
+    assert view["phase"] == "discard" and view["rules"]["gin_bonus"] == 20
+    button(page, "Gin").click()
+    panel = page.get_by_role("dialog")
+    assert panel.get_by_role("heading", level=2).inner_text() == "Gin"
+    assert panel.get_by_role("alert").count() == 0
+    return panel
+
+
+def test_knock_panel_says_what_an_edit_loses(page, open_app, context):
+    panel = open_gin_panel(page, open_app, context)
+    panel.get_by_role("button", name="2 de tréboles").click()
+    assert panel.get_by_role("heading", level=2).inner_text() == "Cerrar"
+    assert panel.get_by_role("alert").inner_text() == (
+        "Así ya no es Gin: pierdes el bono de Gin (20 puntos) y te quedas con 2 puntos sueltos."
+    )
+    assert_readable(page, "knock panel, gin lost")
+    shoot(page, "knock-gin-lost", PORTRAIT)
+    button(page, "Volver a la propuesta").click()
+    assert panel.get_by_role("heading", level=2).inner_text() == "Gin"
+    assert panel.get_by_role("alert").count() == 0
+
+
+# --- 3. "Repetir" asks in the middle of a match ------------------------------------------------
+
+
+def test_replay_asks_mid_match(page, open_app):
+    view = to_discard(page, setup(page, open_app, PORTRAIT, settings=NORMAL))
+    card = view["hand"][0]
+    page.locator(f'.hand [data-card="{card}"]').dblclick()
+    before = settle(page)
+    assert before["events"]
+    button(page, "Menú").click()
+    button(page, "Repetir").click()
+    dialog = page.get_by_role("dialog", name="Repetir")
+    assert f"¿Volver a empezar esta partida desde la primera mano (semilla {SEED})? Lo jugado se perderá." in dialog.inner_text()
+    assert_readable(page, "replay confirmation")
+    button(page, "Cancelar").click()
+    assert settle(page) == before
+    button(page, "Menú").click()
+    button(page, "Repetir").click()
+    button(page, "Empezar").click()
+    fresh = settle(page)
+    assert fresh["seed"] == SEED and fresh["history"] == [] and fresh["deal_number"] == 1
+    assert len(fresh["events"]) < len(before["events"])
+
+
+# --- 4. a reload keeps the screen --------------------------------------------------------------
+
+
+def test_reload_keeps_the_selection(page, open_app):
+    view = to_discard(page, setup(page, open_app, PORTRAIT, settings=NORMAL))
+    card = view["hand"][-1]
+    page.locator(f'.hand [data-card="{card}"]').click()
+    prompt = page.locator(".messages").inner_text()
+    shown = page.locator(".hand-info").inner_text()
+    reload(page, open_app)
+    assert page.locator(f'.hand [data-card="{card}"]').get_attribute("aria-pressed") == "true"
+    assert page.locator(".messages").inner_text() == prompt
+    assert page.locator(".hand-info").inner_text() == shown
+    assert page.evaluate("document.activeElement.dataset.card") == card
+
+
+def test_reload_keeps_the_knock_panel_and_its_edits(page, open_app, context):
+    panel = open_gin_panel(page, open_app, context)
+    panel.get_by_role("button", name="2 de tréboles").click()
+    shown = panel.inner_text()
+    reload(page, open_app)
+    panel = page.get_by_role("dialog")
+    assert panel.inner_text() == shown
+    assert page.evaluate("document.activeElement.textContent") == "Confirmar"
+    # A kept draft that is no longer legal for the position is dropped, never half-loaded.
+    page.evaluate(
+        "([k]) => { const v = JSON.parse(localStorage.getItem(k)); v.knock.melds = [['2C','3C','9S']]; localStorage.setItem(k, JSON.stringify(v)); }",
+        ["gin.ui.v1"],
+    )
+    reload(page, open_app)
+    assert page.get_by_role("dialog").count() == 0 and ui(page)["knock"] is None
+
+
+# --- 5. wording ----------------------------------------------------------------------------------
+
+
+def test_computer_move_follows_the_language(page, open_app):
+    view = to_discard(page, setup(page, open_app, PORTRAIT, settings=NORMAL))
+    card = view["hand"][0]
+    page.locator(f'.hand [data-card="{card}"]').dblclick()
+    settle(page)
+    spanish = page.locator(".opp-last").inner_text()
+    assert spanish.startswith("El rival "), spanish
+    button(page, "Menú").click()
+    page.select_option("#menu-lang", "en")
+    button(page, "Back to the table").click()
+    english = page.locator(".opp-last").inner_text()
+    assert english.startswith("The computer "), english
+    assert_readable(page, "English table after a switch")
+
+
+def test_new_deal_names_the_dealer_in_person(page, open_app, context):
+    """VOID-0019 ends void on the player's discard; "Siguiente" announces the next deal."""
+    save = saved("void-VOID-0019.json")
+    put_in_storage(context, {MATCH_KEY: save})
+    view = setup(page, open_app, PORTRAIT, seed=save["seed"])
+    page.locator('.hand [data-card="QC"]').dblclick()
+    settle(page)
+    button(page, "Siguiente").click()
+    view = settle(page)
+    lines = page.locator("#announcer p").all_inner_texts()
+    expected = "Mano 2: repartes tú." if view["dealer"] == 0 else "Mano 2: reparte el rival."
+    assert expected in lines, lines
+
+
+# --- 6. keyboard ---------------------------------------------------------------------------------
+
+
+def test_hand_is_one_tab_stop_and_keys_play(page, open_app):
+    view = setup(page, open_app, PORTRAIT, settings=NORMAL)
+    shortcuts = {b: page.get_by_role("button", name=b, exact=True).get_attribute("aria-keyshortcuts") for b in ("Mazo", "Descarte", "Pista")}
+    assert shortcuts == {"Mazo": "M", "Descarte": "D", "Pista": "H"}
+    if view["phase"].startswith("upcard"):
+        assert button(page, "Tomar").get_attribute("aria-keyshortcuts") == "T"
+        assert button(page, "Pasar").get_attribute("aria-keyshortcuts") == "P"
+        page.keyboard.press("p")
+        view = settle(page)
+    if view["phase"] == "draw":
+        page.keyboard.press("m")
+        view = settle(page)
+    assert view["phase"] == "discard" and len(view["hand"]) == 11
+    # Focus is in the hand; the arrows move in it; Tab leaves it at once.
+    active = lambda: page.evaluate("document.activeElement.dataset.card || document.activeElement.textContent")  # noqa: E731
+    first = active()
+    assert first in view["hand"]
+    page.keyboard.press("ArrowRight")
+    second = active()
+    assert second in view["hand"] and second != first
+    page.keyboard.press("Tab")
+    assert active() not in view["hand"]
+    page.keyboard.press("Shift+Tab")
+    assert active() == second
+    # Enter picks, Space discards the picked card.
+    page.keyboard.press("Enter")
+    assert ui(page)["selected"] == second
+    page.keyboard.press(" ")
+    after = settle(page)
+    assert second not in after["hand"] and second in after["discard"] or after["history"]
+
+
+# --- 7. screen reader ----------------------------------------------------------------------------
+
+
+def test_quick_computer_moves_are_each_announced(page, open_app):
+    view = to_discard(page, setup(page, open_app, PORTRAIT, settings=NORMAL))
+    card = next(a["card"] for a in view["legal"] if a["type"] == "discard")
+    page.locator(f'.hand [data-card="{card}"]').dblclick()
+    after = settle(page)
+    moves = [e for e in after["events"][len(view["events"]) + 1 :] if e.get("seat") == 1]
+    if after["history"] or not moves:
+        return  # the deal ended on this discard: nothing for the computer to say
+    lines = page.locator("#announcer p").all_inner_texts()
+    said = lines[-len(moves):]
+    assert len(said) == len(moves) >= 2, (lines, moves)
+    assert said[0] == "El rival roba del mazo" or said[0].startswith("El rival roba ")
+    assert said[-1].startswith("El rival descarta ")
+
+
+# --- 8. the card just drawn stays marked ---------------------------------------------------------
+
+
+def test_drawn_card_stays_marked_until_the_discard(page, open_app):
+    view = setup(page, open_app, PORTRAIT, settings=NORMAL)
+    if view["phase"].startswith("upcard"):
+        button(page, "Pasar").click()
+        view = settle(page)
+    assert view["phase"] == "draw"
+    button(page, "Mazo").click()
+    view = settle(page)
+    drawn = view["drawn"]
+    assert drawn
+    card = page.locator(f'.hand [data-card="{drawn}"]')
+    time.sleep(1.6)
+    assert "nueva" in card.inner_text().split()
+    described = card.get_attribute("aria-describedby")
+    assert page.locator(f"#{described}").inner_text() == "Recién robada"
+    # Still marked after a re-render (selecting another card) and a reload.
+    other = next(c for c in view["hand"] if c != drawn)
+    page.locator(f'.hand [data-card="{other}"]').click()
+    assert "nueva" in card.inner_text().split()
+    reload(page, open_app)
+    assert "nueva" in page.locator(f'.hand [data-card="{drawn}"]').inner_text().split()
+    assert ui(page)["selected"] == other  # the reload kept the selection too: one tap discards it
+    page.locator(f'.hand [data-card="{other}"]').click()
+    settle(page)
+    if page.locator(f'.hand [data-card="{drawn}"]').count():
+        assert "nueva" not in page.locator(f'.hand [data-card="{drawn}"]').inner_text().split()
+
+
+# --- boot and error screens read as finished text -----------------------------------------------
+
+
+def test_boot_and_error_screens_read_well(context, page, server):
+    page.expect_errors = True
+    held = []
+    context.route("**/pyodide.asm.wasm", lambda route: held.append(route))
+    page.goto(server.url)
+    page.wait_for_selector("#app[data-boot]:not([data-boot=start])", timeout=30_000)
+    assert page.locator(".boot").is_visible()
+    assert_readable(page, "boot screen")
+    for route in held:
+        route.fulfill(status=404, body="gone")
+    context.unroute("**/pyodide.asm.wasm")
+    context.route("**/pyodide.asm.wasm", lambda route: route.fulfill(status=404, body="gone"))
+    page.wait_for_selector("#app[data-boot=failed]", timeout=60_000)
+    text = assert_readable(page, "error screen")
+    assert "No se pudo cargar el juego." in text and "Detalles técnicos" in text

@@ -1,0 +1,42 @@
+// DOM helpers shared by the renderer and the panels: element creation with
+// text only (never HTML from strings) and the non-interactive face card.
+
+import { cardFace, cardClasses, cardName } from "./cards.js";
+
+function append(node, child) {
+  if (child === null || child === undefined || child === false) return;
+  if (Array.isArray(child)) for (const c of child) append(node, c);
+  else node.append(child);
+}
+
+// el("p", {class, text, dataset: {...}, "aria-label": ...}, ...children).
+// Children may be nested arrays at any depth; null/false are skipped.
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (name === "text") node.textContent = value;
+    else if (name === "class") node.className = value;
+    else if (name === "dataset") {
+      for (const [key, v] of Object.entries(value)) {
+        if (v !== null && v !== undefined) node.dataset[key] = v;
+      }
+    } else node.setAttribute(name, value === true ? "" : String(value));
+  }
+  append(node, children);
+  return node;
+}
+
+// A face-up card that is not a control (piles, panels, the opponent's known cards).
+export function faceCard(card, t, extra = "") {
+  return el(
+    "span",
+    {
+      class: `${cardClasses(card)}${extra ? ` ${extra}` : ""}`,
+      role: "img",
+      "aria-label": cardName(card, t),
+      dataset: { face: card },
+    },
+    cardFace(card),
+  );
+}

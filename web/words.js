@@ -1,0 +1,116 @@
+// Every sentence that names a card or a person is built here, so that it
+// agrees in both languages: Spanish cards have a gender ("la reina", "el
+// rey", "el 7"; "descártala" / "descártalo"), verbs a person ("repartes tú",
+// "reparte el rival"), points a number ("1 punto", "2 puntos").
+// Functions take the translator t (i18n.js) and return finished text.
+
+import { cardName, rankOf, suitOf, isSet } from "./cards.js";
+
+// Spanish: la jota, la reina; the rest (as, 2..10, rey) are masculine.
+const FEMININE_RANKS = new Set(["J", "Q"]);
+
+export function gender(card) {
+  return FEMININE_RANKS.has(rankOf(card)) ? "f" : "m";
+}
+
+// "el 7 de picas", "la reina de corazones", "the ace of spades".
+export function theCard(t, card) {
+  return t(`card.the_${gender(card)}`, { card: cardName(card, t) });
+}
+
+// "1 punto" / "12 puntos"; "1 point" / "12 points".
+export function points(t, n) {
+  return t(n === 1 ? "points.one" : "points.other", { n });
+}
+
+// "1 punto suelto" / "12 puntos sueltos"; "1 point of deadwood".
+export function loosePoints(t, n) {
+  return t(n === 1 ? "loose.one" : "loose.other", { n });
+}
+
+// "Mano 2: repartes tú." / "Deal 2: the computer deals."
+export function newDeal(t, number, dealerSeat) {
+  return t(dealerSeat === 0 ? "deal.start_you" : "deal.start_opp", { number });
+}
+
+// "Has elegido la reina de picas: descártala con Descartar o tocándola otra vez."
+export function selectedPrompt(t, card) {
+  return t(`turn.selected_${gender(card)}`, { card: theCard(t, card) });
+}
+
+// "Si descartas el 7 de picas, te quedas con 12 puntos sueltos."
+export function ifDiscard(t, card, n) {
+  return t("table.if_discard", { card: theCard(t, card), points: loosePoints(t, n) });
+}
+
+// A card of the hand for a screen reader: "7 de picas, en escalera de picas",
+// "rey de tréboles, en grupo de reyes", "as de oros, suelta".
+export function handCardName(t, card, meld) {
+  const name = cardName(card, t);
+  if (!meld) return t("hand.loose", { card: name });
+  if (isSet(meld)) return t("hand.in_set", { card: name, ranks: t(`ranks.${rankOf(card)}`) });
+  return t("hand.in_run", { card: name, suit: t(`suit.${suitOf(card)}`) });
+}
+
+// What the computer did, from a move {type, from, card, gin}.
+export function computerMove(t, move) {
+  if (!move) return "";
+  switch (move.type) {
+    case "take":
+      return t("opp.take", { card: theCard(t, move.card) });
+    case "pass":
+      return t("opp.pass");
+    case "draw":
+      return move.from === "discard" ? t("opp.draw_discard", { card: theCard(t, move.card) }) : t("opp.draw_stock");
+    case "discard":
+      return t("opp.discard", { card: theCard(t, move.card) });
+    case "knock":
+      return move.gin ? t("opp.gin") : t("opp.knock");
+    case "big_gin":
+      return t("opp.big_gin");
+    default:
+      return "";
+  }
+}
+
+// The heading over the defender's laid-off cards: onto whose melds.
+export function layoffsLabel(t, knockerSeat) {
+  return t(knockerSeat === 0 ? "result.layoffs_on_you" : "result.layoffs_on_opp");
+}
+
+// "descarta el 7 de picas", "cierra descartando la jota de picas".
+export function hintAction(t, action, gin) {
+  switch (action.type) {
+    case "take":
+      return t("hint.take");
+    case "pass":
+      return t("hint.pass");
+    case "draw":
+      return action.from === "discard" ? t("hint.draw_discard") : t("hint.draw_stock");
+    case "discard":
+      return t("hint.discard", { card: theCard(t, action.card) });
+    case "knock":
+      return t(gin ? "hint.gin" : "hint.knock", { card: theCard(t, action.card) });
+    case "big_gin":
+      return t("hint.big_gin");
+    default:
+      return "";
+  }
+}
+
+// "Descartas boca abajo la reina de picas."
+export function knockDiscard(t, card) {
+  return t("knock.discard", { card: theCard(t, card) });
+}
+
+// What an edit of the knock panel costs against the proposal, or "".
+// proposed/now: deadwood points; bonus: the gin bonus of these rules.
+export function knockLoss(t, proposed, now, bonus) {
+  if (proposed === 0 && now > 0) {
+    return t("knock.loses_gin", { bonus: points(t, bonus), points: loosePoints(t, now) });
+  }
+  if (now > proposed) {
+    return t("knock.more_deadwood", { from: proposed, to: points(t, now), lost: points(t, now - proposed) });
+  }
+  return "";
+}
