@@ -20,12 +20,15 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from . import ai
+from . import ai, replay as _replay, stats as _stats
 from .errors import MAX_DEPTH, GinError, IllegalMove, SaveError, quote
 from .match import Match
 from .rules import Rules
 
-__all__ = ["new_match", "load", "view", "act", "computer_step", "hint", "set_level", "save", "call"]
+__all__ = [
+    "new_match", "load", "view", "act", "computer_step", "hint", "set_level", "save",
+    "replay", "review", "stats", "call",
+]
 
 HUMAN = 0
 COMPUTER = 1
@@ -55,6 +58,9 @@ _DEEP_CODES: dict[str, tuple[tuple[tuple[str, ...], str], ...]] = {
     "load": ((("save",), "bad_save"),),
     "act": ((("action", "melds"), "invalid_melds"), (("action",), "bad_action")),
     "set_level": ((("level",), "bad_level"),),
+    "replay": ((("save",), "bad_save"),),
+    "review": ((("save",), "bad_save"),),
+    "stats": ((("saves",), "bad_save"),),
 }
 
 
@@ -240,7 +246,28 @@ def save(params: dict[str, Any]) -> dict[str, Any]:
     return {"save": _match().to_save()}
 
 
-_METHODS = {f.__name__: f for f in (new_match, load, view, act, computer_step, hint, set_level, save)}
+@_json_call
+def replay(params: dict[str, Any]) -> dict[str, Any]:
+    """Every step of a finished match ``{"save", "deal"?}``, both hands face up (gin.replay)."""
+    return _replay.replay(params.get("save"), deal=params.get("deal"))
+
+
+@_json_call
+def review(params: dict[str, Any]) -> dict[str, Any]:
+    """Difícil's review of the human's decisions in ``{"save", "deals"?: [first, last]}``."""
+    return _replay.review(params.get("save"), deals=params.get("deals"))
+
+
+@_json_call
+def stats(params: dict[str, Any]) -> dict[str, Any]:
+    """The human's record over ``{"saves": [finished-match saves, oldest first]}`` (gin.stats)."""
+    return _stats.stats(params.get("saves"))
+
+
+_METHODS = {
+    f.__name__: f
+    for f in (new_match, load, view, act, computer_step, hint, set_level, save, replay, review, stats)
+}
 
 
 def call(method: str, params_json: str = "{}") -> str:

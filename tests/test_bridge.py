@@ -8,7 +8,9 @@ import pytest
 
 from gin import Match, bridge
 
-FUNCTIONS = ("new_match", "load", "view", "act", "computer_step", "hint", "set_level", "save")
+FUNCTIONS = (
+    "new_match", "load", "view", "act", "computer_step", "hint", "set_level", "save", "replay", "review", "stats",
+)
 
 
 def call(name: str, params=None, raw: str | None = None) -> dict:
@@ -478,3 +480,45 @@ def test_a_long_real_save_passes_the_depth_check_quickly():
     bridge._check_depth(text + " " + "[" * 10 + "]" * 10, "load")
     assert time.perf_counter() - t0 < 0.25
     assert call("load", raw=text)["ok"]
+
+
+# --------------------------------------------------------------------------
+# replay, review, stats: pure functions of saves; the current match is untouched.
+
+
+def test_replay_review_and_stats_through_the_bridge(fresh):
+    call("new_match", {"seed": "BRIDGE-REPLAY", "level": "easy"})
+    for _ in range(60):
+        if play_until_next_deal()["view"]["over"]:
+            break
+    finished = call("save")["save"]
+    call("new_match", {"seed": "BRIDGE-OTHER"})
+    call("act", {"action": {"type": "pass"}}) if call("view")["view"]["to_act"] == 0 else call("computer_step")
+    before = snapshot()
+    r = call("replay", {"save": finished})
+    assert r["ok"] and r["count"] == len(r["steps"]) and r["deals"][0]["start"] == 0
+    assert r["final"] == Match.from_save(finished).final.to_dict()
+    assert call("replay", {"save": finished, "deal": 1})["steps"] == r["steps"][: r["deals"][0]["end"] + 1]
+    rv = call("review", {"save": finished})
+    # the human played the hints: Difícil agrees with every decision
+    assert rv["ok"] and rv["summary"]["differing"] == 0 and rv["summary"]["decisions"] > 10
+    st = call("stats", {"saves": [finished]})
+    assert st["ok"] and st["all"]["matches"] == 1 and st["groups"][0]["level"] == "easy"
+    assert snapshot() == before
+    # an unfinished match is not shown face up; it can be reviewed
+    current = call("save")["save"]
+    assert error("replay", {"save": current}) == "match_not_over"
+    assert call("review", {"save": current})["ok"]
+    for name, params, code in [
+        ("replay", {}, "bad_save"),
+        ("replay", {"save": finished, "deal": 0}, "bad_deal"),
+        ("review", {"save": {**finished, "version": 3}}, "bad_save"),
+        ("review", {"save": finished, "deals": [2, 1]}, "bad_deal"),
+        ("stats", {"saves": [finished, None]}, "bad_save"),
+        ("stats", {"saves": "x"}, "bad_save"),
+    ]:
+        assert error(name, params) == code, (name, params)
+    deep = _nested(5000)
+    assert error("replay", raw='{"save": %s}' % deep) == "bad_save"
+    assert error("stats", raw='{"saves": [%s]}' % deep) == "bad_save"
+    assert snapshot() == before

@@ -97,3 +97,49 @@ def hint(view: dict[str, Any]) -> dict[str, Any]:
     """``{"action": <the hard choice>, "reason": <reason code>}``."""
     action, reason = _decide(view, "hard")
     return {"action": action, "reason": reason}
+
+
+__all__ += ["estimates"]
+
+
+def estimates(view: dict[str, Any]) -> dict[str, float] | None:
+    """Difícil's own scores of the choices of this decision, as ``hard`` computes
+    them to decide (lower is better: expected deadwood after the next draw,
+    less its knock and gin bonuses, plus the danger of feeding the opponent).
+
+    Keys: ``"take"`` / ``"pass"`` (upcard), ``"draw:discard"`` /
+    ``"draw:stock"`` (a draw with a choice), ``"discard:<card>"`` (each
+    discard).  ``None`` where ``hard`` has no such score: a forced draw, and
+    knocks and big gin (which it decides by rule, not by score).  Used by the
+    review (``gin.replay``) to say how much worse another choice was.
+    """
+    from ..melds import solve
+    from .knowledge import POINTS, Knowledge, bits
+    from .policy import _NAMES, HARD, Evaluator, _potential, _stock_value
+
+    legal = view.get("legal") or []
+    kinds = {a["type"] for a in legal}
+    k = Knowledge(view)
+    hand = k.hand
+    ev = Evaluator(k, use_belief=True, knock_bonus=HARD.knock_bonus, gin_bonus=HARD.gin_bonus, horizon=HARD.horizon)
+    if "take" in kinds or ("draw" in kinds and len(legal) > 1):
+        with_top = hand | (1 << k.top)
+        take = min(ev.value(with_top & ~(1 << d)) + HARD.danger * k.danger(d) for d in bits(hand))
+        stock = _stock_value(k, ev, hand)
+        return {"take": take, "pass": stock} if "take" in kinds else {"draw:discard": take, "draw:stock": stock}
+    if "discard" not in kinds:
+        return None
+    scored = []
+    for d in bits(hand):
+        if d == k.taken:
+            continue
+        rest = hand & ~(1 << d)
+        v = ev.value(rest)
+        if HARD.outs:
+            v += HARD.outs * (_potential(k, rest) - solve(rest)[0])
+        scored.append((v + HARD.danger * k.danger(d), -POINTS[d], d, v))
+    scored.sort()
+    out = {f"discard:{_NAMES[d]}": key for key, _, d, _ in scored}
+    for key, _, d, v in scored[: HARD.deep] if HARD.deep > 1 else ():
+        out[f"discard:{_NAMES[d]}"] = _stock_value(k, ev, hand & ~(1 << d)) + (key - v)
+    return out
