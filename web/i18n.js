@@ -217,6 +217,8 @@ const DICT = {
     "help.p6": "Quien gana la mano suma la diferencia de sueltas (más el bono de Gin). Al final hay bono de partida y bono por cada mano ganada. Si dudas, pulsa Pista. Teclado: flechas para moverte por la mano, Intro o Espacio para elegir, Escape para cancelar.",
     "lang.es": "Español",
     "lang.en": "English",
+    "menu.fullscreen_enter": "Pantalla completa",
+    "menu.fullscreen_leave": "Salir de pantalla completa",
   },
   en: {
     title: "Gin Rummy",
@@ -424,6 +426,8 @@ const DICT = {
     "help.p6": "The deal's winner scores the deadwood difference (plus the gin bonus). At the end there is a game bonus and a bonus per deal won. When unsure, press Hint. Keyboard: arrows move through your hand, Enter or Space picks, Escape cancels.",
     "lang.es": "Español",
     "lang.en": "English",
+    "menu.fullscreen_enter": "Full screen",
+    "menu.fullscreen_leave": "Exit full screen",
   },
 };
 

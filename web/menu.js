@@ -2,6 +2,7 @@
 // the "how to play" page and the new-match confirmation.
 
 import { el } from "./render.js";
+import { fullscreenButton } from "./fullscreen.js";
 
 const CUSTOM_CHOICES = {
   gin_bonus: [20, 25],
@@ -59,6 +60,7 @@ export function menuPanel(view, ui) {
         el("button", { type: "button", class: "btn primary", dataset: { intent: "newMatch", key: "newMatch" }, text: t("btn.new") }),
         el("button", { type: "button", class: "btn", dataset: { intent: "replay", key: "replay" }, text: t("btn.replay") }),
         el("button", { type: "button", class: "btn", dataset: { intent: "help", key: "help" }, text: t("btn.help") }),
+        fullscreenButton(t),
       ),
       el("p", { class: "seed" }, `${t("menu.seed")}: `, el("output", { class: "seed-value", text: view.seed })),
       select("level", t("menu.level"), settings.level, ["easy", "normal", "hard"].map((v) => [v, t(`level.${v}`)])),
