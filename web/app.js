@@ -10,6 +10,7 @@ import { render } from "./render.js";
 import { bindInput } from "./input.js";
 import { cardPoints, isMeld, orderMeld } from "./cards.js";
 import { computerMove, hintAction, newDeal } from "./words.js";
+import { toggleFullscreen, onFullscreenChange } from "./fullscreen.js";
 
 const SPEED_DELAY_MS = { instant: 0, fast: 150, normal: 450, slow: 900 };
 const DEFAULT_SETTINGS = {
@@ -742,6 +743,9 @@ const intents = {
   retry() {
     boot();
   },
+  fullscreen() {
+    toggleFullscreen(); // the fullscreenchange listener redraws
+  },
 };
 
 async function boot() {
@@ -774,6 +778,10 @@ function registerServiceWorker() {
   if (!("serviceWorker" in navigator)) return;
   navigator.serviceWorker.register("./sw.js").catch((err) => console.warn("service worker:", err));
 }
+
+// Entering or leaving fullscreen (the menu's button, Escape, the system)
+// only relabels the button: the match stays exactly where it was.
+onFullscreenChange(() => draw());
 
 window.addEventListener("hashchange", () => {
   const wanted = seedFromHash(location.hash);

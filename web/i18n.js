@@ -274,6 +274,8 @@ const DICT = {
     "help.key_N": "N: siguiente mano",
     "lang.es": "Español",
     "lang.en": "English",
+    "menu.fullscreen_enter": "Pantalla completa",
+    "menu.fullscreen_leave": "Salir de pantalla completa",
   },
   en: {
     title: "Gin Rummy",
@@ -538,6 +540,8 @@ const DICT = {
     "help.key_N": "N: next deal",
     "lang.es": "Español",
     "lang.en": "English",
+    "menu.fullscreen_enter": "Full screen",
+    "menu.fullscreen_leave": "Exit full screen",
   },
 };
 

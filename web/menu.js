@@ -3,6 +3,7 @@
 
 import { el } from "./dom.js";
 import { SHORTCUTS } from "./shortcuts.js";
+import { fullscreenButton } from "./fullscreen.js";
 
 const CUSTOM_CHOICES = {
   gin_bonus: [20, 25],
@@ -60,6 +61,7 @@ export function menuPanel(view, ui) {
         el("button", { type: "button", class: "btn primary", dataset: { intent: "newMatch", key: "newMatch" }, text: t("btn.new") }),
         el("button", { type: "button", class: "btn", dataset: { intent: "replay", key: "replay" }, text: t("btn.replay") }),
         el("button", { type: "button", class: "btn", dataset: { intent: "help", key: "help" }, text: t("btn.help") }),
+        fullscreenButton(t),
       ),
       el("p", { class: "seed" }, `${t("menu.seed")}: `, el("output", { class: "seed-value", text: view.seed })),
       select("level", t("menu.level"), settings.level, ["easy", "normal", "hard"].map((v) => [v, t(`level.${v}`)])),
