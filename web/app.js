@@ -7,6 +7,7 @@ import { createStorage } from "./storage.js";
 import { newSeed, seedFromHash } from "./seed.js";
 import { pickLanguage, translator } from "./i18n.js";
 import { render } from "./render.js";
+import { createMotion } from "./motion.js";
 import { bindInput } from "./input.js";
 import { cardPoints, isMeld, orderMeld } from "./cards.js";
 import { computerMove, hintAction, newDeal } from "./words.js";
@@ -41,6 +42,7 @@ const REFUSALS = new Set([
 ]);
 
 const root = document.getElementById("app");
+const motion = createMotion(root);
 const storage = createStorage();
 
 const state = {
@@ -69,7 +71,6 @@ const state = {
     rover: null, // the hand's Tab stop (roving tabindex)
     levelNote: false,
     profileNote: false,
-    fresh: {},
     focus: null,
   },
 };
@@ -102,6 +103,7 @@ function draw() {
   root.dataset.toAct = state.view && state.view.to_act !== null ? String(state.view.to_act) : "";
   root.style.setProperty("--anim", `${ANIM_MS[state.settings.speed] ?? ANIM_MS.normal}ms`);
   const message = state.ui.message && { ...state.ui.message, text: state.ui.message.text(state.t) };
+  motion.measure();
   render(root, state.view, {
     ...state.ui,
     message,
@@ -113,8 +115,8 @@ function draw() {
     settings: state.settings,
     canSave: storage.writable,
   });
-  // Animations and focus requests play once, on the render right after.
-  state.ui.fresh = {};
+  motion.play(state.view, state.ui, state.boot.stage === "ready" ? ANIM_MS[state.settings.speed] ?? ANIM_MS.normal : 0);
+  // Focus requests play once, on the render right after.
   state.ui.focus = null;
   keepUi();
 }
@@ -346,8 +348,6 @@ async function computerTurns() {
     const move = computerMoveOf(result.action, result.events, before);
     state.ui.lastComputer = move;
     announce(computerMove(state.t, move));
-    if (result.action.type === "discard") state.ui.fresh = { discard: "top" };
-    else if (result.action.type === "draw" || result.action.type === "take") state.ui.fresh = { oppDraw: true };
     draw();
   }
 }
@@ -413,10 +413,7 @@ function act(action, after = () => {}) {
     accept(result);
     if (action.type === "draw" || action.type === "take") {
       const drawn = state.view.hand.find((c) => !before.hand.includes(c));
-      state.ui.fresh = { draw: drawn, drawFrom: action.type === "take" || action.from === "discard" ? "pile" : "stock" };
       state.ui.focus = drawn ? `card:${drawn}` : null;
-    } else if (action.type === "discard") {
-      state.ui.fresh = { discard: "hand" };
     }
     after();
     draw();

@@ -28,7 +28,7 @@ function select(intent, label, value, options, extra = {}) {
 function overlay(id, title, ...children) {
   return el(
     "div",
-    { class: "overlay" },
+    { class: "overlay", dataset: { key: `panel:${id}` } },
     el("section", { class: `panel ${id}`, role: "dialog", "aria-modal": "true", "aria-labelledby": `${id}-title`, dataset: { panel: id } }, el("h2", { id: `${id}-title`, text: title }), children),
   );
 }
@@ -49,7 +49,7 @@ export function menuPanel(view, ui) {
       : null;
   const box = el(
     "div",
-    { class: "overlay menu-overlay", hidden: !ui.menuOpen },
+    { class: "overlay menu-overlay", hidden: !ui.menuOpen, dataset: { key: "menu" } },
     el(
       "section",
       { class: "panel menu", role: "dialog", "aria-modal": "true", "aria-labelledby": "menu-title", dataset: { panel: "menu" } },

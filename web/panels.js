@@ -9,7 +9,7 @@ import { knockDiscard, knockLoss, layoffsLabel, loosePoints, points as pointsTex
 function dialog(id, title, ...children) {
   return el(
     "div",
-    { class: "overlay" },
+    { class: "overlay", dataset: { key: `panel:${id}` } },
     el("section", { class: `panel ${id}`, role: "dialog", "aria-modal": "true", "aria-labelledby": `${id}-title`, dataset: { panel: id } }, el("h2", { id: `${id}-title`, text: title }), children),
   );
 }

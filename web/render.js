@@ -5,8 +5,9 @@
 // shortcut (shortcuts.js) in aria-keyshortcuts.
 
 import { BOOT_STAGES } from "./engine.js";
-import { cardFace, cardBack, cardClasses, cardName, bySuit, byRank, orderMeld } from "./cards.js";
+import { cardFace, cardBack, cardClasses, cardName, bySuit, byRank, orderMeld, isSet } from "./cards.js";
 import { el, faceCard } from "./dom.js";
+import { morphChildren } from "./morph.js";
 import { SHORTCUTS } from "./shortcuts.js";
 import { computerMove, handCardName, ifDiscard, selectedPrompt } from "./words.js";
 import { menuPanel, helpPanel, confirmNewPanel, confirmReplayPanel } from "./menu.js";
@@ -53,7 +54,7 @@ function opponentArea(view, ui) {
     : null;
   return el(
     "section",
-    { class: `opponent${ui.fresh.oppDraw ? " fresh-opp" : ""}`, "aria-label": t("table.opponent") },
+    { class: "opponent", "aria-label": t("table.opponent") },
     el(
       "div",
       { class: "seat-label" },
@@ -97,8 +98,10 @@ function piles(view, ui) {
     el(
       "span",
       { class: "pile-cards", "aria-hidden": "true" },
-      under ? el("span", { class: `${cardClasses(under)} under` }, cardFace(under)) : null,
-      top ? el("span", { class: `${cardClasses(top)} top${ui.fresh.discard ? ` fresh-land from-${ui.fresh.discard}` : ""}` }, cardFace(top)) : el("span", { class: "card empty" }),
+      under ? el("span", { class: `${cardClasses(under)} under`, dataset: { face: under, key: `face:${under}` } }, cardFace(under)) : null,
+      top
+        ? el("span", { class: `${cardClasses(top)} top`, dataset: { face: top, key: `face:${top}` } }, cardFace(top))
+        : el("span", { class: "card empty" }),
     ),
     el("span", { class: "pile-label", id: "pile-top", text: top ? t("table.pile_top", { card: cardName(top, t) }) : t("table.pile_empty") }),
   );
@@ -168,11 +171,12 @@ function handArea(view, ui) {
     const classes = [cardClasses(card), "hand-card"];
     if (group !== "dw") classes.push("melded", `meld-${group % 4}`);
     else classes.push("loose");
-    if (ui.settings.sort === "melds" && group !== previous && index > 0) classes.push("group-start");
+    const first = ui.settings.sort === "melds" && group !== previous;
+    if (first && index > 0) classes.push("group-start");
+    if (first && group !== "dw") classes.push("meld-first");
     if (selected === card) classes.push("selected");
     if (taken) classes.push("unavailable");
     if (fresh === card) classes.push("fresh");
-    if (ui.fresh.draw === card) classes.push(`fresh-in from-${ui.fresh.drawFrom}`);
     if (ui.hintTarget === `card:${card}`) classes.push("hinted");
     previous = group;
     const badge = taken ? el("span", { class: "badge taken-badge", "aria-hidden": "true", text: "✕" }) : null;
@@ -192,6 +196,7 @@ function handArea(view, ui) {
         "aria-describedby": described || null,
         tabindex: card === rover ? "0" : "-1",
         title: taken ? t("table.taken") : null,
+        "data-meld-label": classes.includes("meld-first") ? t(isSet(meldOf(card)) ? "hand.set_label" : "hand.run_label") : null,
         // Still a live control: trying to discard it explains why not.
         dataset: { intent: "select", card, key: `card:${card}`, index, unavailable: taken ? "taken" : null },
       },
@@ -213,7 +218,16 @@ function handArea(view, ui) {
     "section",
     { class: "hand-area", "aria-label": t("table.hand") },
     el("div", { class: "hand-info" }, el("span", { class: "seat-label" }, el("span", { class: "name", text: t("table.hand") }), dealer), info),
-    el("div", { class: `hand sort-${ui.settings.sort}`, role: "group", "aria-label": t("table.hand") }, cards),
+    el(
+      "div",
+      {
+        class: `hand sort-${ui.settings.sort}`,
+        role: "group",
+        "aria-label": t("table.hand"),
+        dataset: { n: cards.length, g: cards.filter((c) => c.classList.contains("group-start")).length },
+      },
+      cards,
+    ),
     view.taken ? el("span", { id: "taken-note", class: "sr-only", text: t("table.taken") }) : null,
     fresh ? el("span", { id: "fresh-note", class: "sr-only", text: t("table.fresh_note") }) : null,
   );
@@ -260,7 +274,7 @@ function notices(ui) {
   if (!ui.notices.length) return null;
   return el(
     "section",
-    { class: "notices", "aria-live": "polite" },
+    { class: "notices", "aria-live": "polite", dataset: { key: "notices" } },
     ui.notices.map((notice, index) =>
       el(
         "p",
@@ -277,7 +291,7 @@ function bootPanel(ui) {
   if (boot.error) {
     return el(
       "section",
-      { class: "boot failed", role: "alert" },
+      { class: "boot failed", role: "alert", dataset: { key: "boot-failed" } },
       el("p", { text: t("boot.failed") }),
       el("p", { text: t(`boot.${boot.error.code}`) !== `boot.${boot.error.code}` ? t(`boot.${boot.error.code}`) : t("boot.boot_failed") }),
       el("details", { class: "detail" }, el("summary", { text: t("boot.details") }), el("p", { text: boot.error.detail })),
@@ -287,7 +301,7 @@ function bootPanel(ui) {
   const step = Math.max(0, BOOT_STAGES.indexOf(boot.stage));
   return el(
     "section",
-    { class: "boot", "aria-busy": "true" },
+    { class: "boot", "aria-busy": "true", dataset: { key: "boot" } },
     el("h1", { text: t("title") }),
     el("div", { class: "boot-cards", "aria-hidden": "true" }, cardBack(), cardBack(), cardBack()),
     el("p", { class: "stage", text: t(`boot.${boot.stage}`) }),
@@ -331,13 +345,16 @@ export function render(root, view, ui) {
   const children = [notices(ui)];
   if (view) {
     const modal = Boolean(ui.panel) || ui.menuOpen;
-    const page = el("div", { class: "page" }, topBar(view, ui), table(view, ui));
+    const page = el("div", { class: "page", dataset: { key: "page" } }, topBar(view, ui), table(view, ui));
     if (modal) page.setAttribute("inert", "");
     children.push(page, overlay(view, ui), menuPanel(view, ui));
   } else {
     children.push(bootPanel(ui));
   }
-  root.replaceChildren(...children.filter(Boolean));
+  // Keyed update: what is still on the table stays the same node.
+  const next = document.createElement("div");
+  next.append(...children.filter(Boolean));
+  morphChildren(root, next);
 
   // Focus: what the app asked for, else the same control as before the
   // rebuild, else (a card just left the hand) its neighbour.
