@@ -9,6 +9,7 @@ import { pickLanguage, translator } from "./i18n.js";
 import { render } from "./render.js";
 import { createMotion } from "./motion.js";
 import { bindInput } from "./input.js";
+import { bindDrag } from "./drag.js";
 import { cardPoints, isMeld, orderMeld } from "./cards.js";
 import { computerMove, hintAction, newDeal } from "./words.js";
 
@@ -460,6 +461,11 @@ const intents = {
     }
     act({ type: "discard", card: state.ui.selected });
   },
+  // A card dropped on the pile: the same discard as two taps.
+  dragDiscard({ card }) {
+    if (!state.view || !state.view.hand.includes(card) || state.ui.panel) return;
+    act({ type: "discard", card });
+  },
   take() {
     act({ type: "take" });
   },
@@ -803,4 +809,5 @@ window.ginApp = {
 setLanguage(state.settings.lang);
 if (!storage.available) notify("storage.unavailable", "warning");
 bindInput(root, intents);
+bindDrag(root, intents);
 boot();

@@ -10,7 +10,7 @@ import zlib
 from pathlib import Path
 
 import pytest
-from test_table import button, settle, setup
+from test_table import button, settle, setup, ui
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
@@ -100,6 +100,7 @@ def test_the_fan_fits_in_one_row(page, open_app, size):
         visible = (cards[i + 1]["left"] if i + 1 < len(cards) else c["right"]) - c["left"]
         assert visible >= 28, (size, c, visible)
         x, y = c["left"] + min(visible, 28) / 2, (c["top"] + c["bottom"]) / 2
+        page.mouse.move(x, y)  # hovering (a mouse moving along the fan) keeps every strip reachable
         hit = page.evaluate("([x, y]) => document.elementFromPoint(x, y).closest('.hand-card')?.dataset.card", [x, y])
         assert hit == c["card"], (size, c["card"], hit)
     # Melds are never split: each meld's cards are next to each other.
@@ -180,3 +181,26 @@ def test_record_one_deal(page, open_app, size):
     path = ARTIFACTS / f"deal-{size[0]}x{size[1]}.apng"
     write_apng(path, frames, delays)
     assert path.read_bytes()[37:41] == b"acTL"
+
+
+@pytest.mark.parametrize("size", [(390, 844), (1280, 800)], ids=["phone", "desktop"])
+def test_drag_a_card_onto_the_pile_discards_it(page, open_app, size):
+    view = to_draw(page, open_moving(page, open_app, size, reduced=True))
+    button(page, "Mazo").click()
+    view = settle(page)
+    card = next(a["card"] for a in view["legal"] if a["type"] == "discard")
+    box = page.locator(f'.hand [data-card="{card}"]').bounding_box()
+    pile = page.locator(".pile.discard-pile .pile-cards").bounding_box()
+    # A drag that ends away from the pile changes nothing.
+    page.mouse.move(box["x"] + 10, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(box["x"] + 10, box["y"] - 60, steps=4)
+    page.mouse.up()
+    assert settle(page) == view and ui(page)["selected"] is None
+    page.mouse.move(box["x"] + 10, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(pile["x"] + pile["width"] / 2, pile["y"] + pile["height"] / 2, steps=8)
+    page.mouse.up()
+    after = settle(page)
+    assert card not in after["hand"]
+    assert card in after["discard"] or after["history"]
