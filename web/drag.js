@@ -34,13 +34,21 @@ export function bindDrag(root, intents) {
     const back = node.style.transform;
     node.style.removeProperty("transform");
     const still = root.dataset.speed === "instant" || matchMedia("(prefers-reduced-motion: reduce)").matches;
-    if (back && !still) node.animate([{ transform: back }, { transform: "none" }], { duration: 180, easing: "ease-out" });
+    if (back && !still)
+      node.animate([{ transform: back }, { transform: "none" }], { duration: 180, easing: "ease-out" });
   }
 
   root.addEventListener("pointerdown", (event) => {
     const node = event.target.closest(".hand .hand-card");
     if (!node || event.button !== 0 || !root.contains(node) || node.closest("[inert]")) return;
-    drag = { card: node.dataset.card, node, x: event.clientX, y: event.clientY, moved: false, pointerId: event.pointerId };
+    drag = {
+      card: node.dataset.card,
+      node,
+      x: event.clientX,
+      y: event.clientY,
+      moved: false,
+      pointerId: event.pointerId,
+    };
   });
   root.addEventListener("pointermove", (event) => {
     if (!drag || event.pointerId !== drag.pointerId) return;

@@ -60,16 +60,27 @@ export function createMotion(root) {
     if (!from || !to) return;
     const { dx, dy, scale } = translate(from, to);
     const start = `translate(${dx}px, ${dy}px) scale(${scale})${turn ? " scaleX(0.15)" : ""}`;
-    node.animate([{ transform: start, zIndex: 5 }, { transform: "none", zIndex: 5 }], {
-      duration,
-      delay,
-      easing: "cubic-bezier(.2,.7,.3,1)",
-      fill: "backwards",
-    });
+    node.animate(
+      [
+        { transform: start, zIndex: 5 },
+        { transform: "none", zIndex: 5 },
+      ],
+      {
+        duration,
+        delay,
+        easing: "cubic-bezier(.2,.7,.3,1)",
+        fill: "backwards",
+      },
+    );
   }
 
   function turnOver(node, duration, delay = 0) {
-    node.animate([{ transform: "scaleX(0.05)" }, { transform: "none" }], { duration, delay, easing: "ease-out", fill: "backwards" });
+    node.animate([{ transform: "scaleX(0.05)" }, { transform: "none" }], {
+      duration,
+      delay,
+      easing: "ease-out",
+      fill: "backwards",
+    });
   }
 
   function deal(view, duration) {
@@ -141,7 +152,8 @@ export function createMotion(root) {
       if (old) {
         if (old.animating) continue;
         const now = rectOf(node);
-        if (Math.abs(now.left - old.rect.left) > 1 || Math.abs(now.top - old.rect.top) > 1) fly(node, old.rect, duration);
+        if (Math.abs(now.left - old.rect.left) > 1 || Math.abs(now.top - old.rect.top) > 1)
+          fly(node, old.rect, duration);
       } else if (node.closest(".hand")) {
         fly(node, was.stock, duration * 1.2, { turn: true }); // drawn from the stock
       } else if (node.closest(".discard-pile")) {
