@@ -1,47 +1,22 @@
-// Composition root: wires the engine worker, storage, seeds, input and the
-// renderer. It owns the one current view; render.js only draws it and
-// input.js only turns DOM events into intents.
+// Composition root: wiring only. It creates the shared state, the storage,
+// the controller (engine queue, computer turns, autosave), the intents, the
+// motion layer and the one render funnel draw(), and binds input to them.
 
-import { createEngine, EngineError } from "./engine.js";
 import { createStorage } from "./storage.js";
-import { newSeed, seedFromHash } from "./seed.js";
+import { seedFromHash } from "./seed.js";
 import { pickLanguage, translator } from "./i18n.js";
 import { render } from "./render.js";
+import { createMotion } from "./motion.js";
 import { bindInput } from "./input.js";
-import { cardPoints, isMeld, orderMeld } from "./cards.js";
-import { computerMove, hintAction, newDeal } from "./words.js";
-import { toggleFullscreen, onFullscreenChange } from "./fullscreen.js";
-
-const SPEED_DELAY_MS = { instant: 0, fast: 150, normal: 450, slow: 900 };
-const DEFAULT_SETTINGS = {
-  lang: null,
-  level: "normal",
-  speed: "normal",
-  sort: "melds",
-  profile: "traditional",
-  custom: { gin_bonus: 20, undercut_bonus: 10, big_gin_bonus: null, target: 100 },
-  fourColour: false,
-};
-// Engine refusals: shown as a short message, the table stays as it was.
-const REFUSALS = new Set([
-  "must_draw_first",
-  "cannot_discard_taken_upcard",
-  "deadwood_too_high",
-  "not_your_turn",
-  "invalid_melds",
-  "game_over",
-  "must_take_or_pass",
-  "must_draw_from_stock",
-  "already_drawn",
-  "card_not_in_hand",
-  "not_upcard_phase",
-  "big_gin_not_allowed",
-  "not_big_gin",
-  "bad_action",
-  "empty_discard_pile",
-]);
+import { bindDrag } from "./drag.js";
+import { createController } from "./controller.js";
+import { createIntents } from "./intents.js";
+import { ANIM_MS, DEFAULT_SETTINGS } from "./settings.js";
+import { onFullscreenChange } from "./fullscreen.js";
 
 const root = document.getElementById("app");
+const announcer = document.getElementById("announcer");
+const motion = createMotion(root);
 const storage = createStorage();
 
 const state = {
@@ -53,11 +28,11 @@ const state = {
   save: null,
   busy: false,
   notices: [], // [{key, kind}] shown once each, dismissible
-  // UI state (never saved with the match): what is selected, which panel is
-  // open, the last message, and what just moved (for the animations).
+  // UI state: what is selected, which panel is open, the last message. The
+  // selection and an open knock panel are kept beside the save (controller).
   ui: {
     selected: null,
-    panel: null, // "knock" | "deal" | "match" | "confirmNew" | "help"
+    panel: null, // "knock" | "deal" | "match" | "confirmNew" | "confirmReplay" | "help"
     menuOpen: false,
     knock: null, // {type, card, melds, deadwood, proposed}
     result: null, // the deal result the panel shows
@@ -70,15 +45,9 @@ const state = {
     rover: null, // the hand's Tab stop (roving tabindex)
     levelNote: false,
     profileNote: false,
-    fresh: {},
     focus: null,
   },
 };
-const announcer = document.getElementById("announcer");
-
-let engine = null;
-let generation = 0; // bumps on every new match: stale computer loops stop
-let work = Promise.resolve(); // the chain of engine calls; idle() waits on it
 
 let resolveReady;
 window.ginReady = new Promise((resolve) => {
@@ -96,13 +65,32 @@ function notify(key, kind = "info") {
   if (!state.notices.some((n) => n.key === key)) state.notices.push({ key, kind });
 }
 
+// The live region is a log: each announcement is a new line, so quick
+// computer moves queue up and each is read; old lines go after a few.
+function announce(text) {
+  if (!announcer || !text) return;
+  const line = document.createElement("p");
+  line.textContent = text;
+  announcer.append(line);
+  while (announcer.childElementCount > 6) announcer.firstElementChild.remove();
+}
+
+// The log's old lines are in the other language after a switch.
+function clearLog() {
+  if (announcer) announcer.replaceChildren();
+}
+
+// The one render funnel: the page from the current view and UI state, the
+// motion from where the cards were to where they are.
 function draw() {
+  const speed = ANIM_MS[state.settings.speed] ?? ANIM_MS.normal;
   root.dataset.boot = state.boot.error ? "failed" : state.boot.stage;
   root.dataset.busy = String(state.busy);
   root.dataset.phase = state.view ? state.view.phase : "";
   root.dataset.toAct = state.view && state.view.to_act !== null ? String(state.view.to_act) : "";
-  root.style.setProperty("--anim", `${ANIM_MS[state.settings.speed] ?? ANIM_MS.normal}ms`);
+  root.style.setProperty("--anim", `${speed}ms`);
   const message = state.ui.message && { ...state.ui.message, text: state.ui.message.text(state.t) };
+  motion.measure();
   render(root, state.view, {
     ...state.ui,
     message,
@@ -114,670 +102,14 @@ function draw() {
     settings: state.settings,
     canSave: storage.writable,
   });
-  // Animations and focus requests play once, on the render right after.
-  state.ui.fresh = {};
+  motion.play(state.view, state.ui, state.boot.stage === "ready" ? speed : 0);
+  // Focus requests play once, on the render right after.
   state.ui.focus = null;
-  keepUi();
+  game.keepUi();
 }
 
-// The selection and an open knock panel (with the player's edits) are kept
-// beside the save, for the position they belong to, so a reload comes back
-// to the same screen.
-let keptUi = "";
-function keepUi() {
-  if (!state.view || !state.save || !Array.isArray(state.save.actions) || !storage.available) return;
-  const draft = state.ui.panel === "knock" ? state.ui.knock : null;
-  const value = {
-    seed: state.view.seed,
-    actions: state.save.actions.length,
-    selected: state.ui.selected,
-    knock: draft ? { type: draft.type, card: draft.card, melds: draft.melds } : null,
-  };
-  const text = JSON.stringify(value);
-  if (text !== keptUi && storage.writeUi(value)) keptUi = text;
-}
-
-// A kept knock draft comes back only if it is still a legal declaration of
-// this hand: its discard is a legal knock, its melds valid and disjoint, its
-// deadwood within the limit.
-function restoredKnock(kept) {
-  const view = state.view;
-  if (!kept || typeof kept !== "object" || !Array.isArray(kept.melds)) return null;
-  const action = view.legal.find((a) => a.type === kept.type && (a.type === "big_gin" || a.card === kept.card));
-  if (!action || (action.type !== "knock" && action.type !== "big_gin")) return null;
-  const hand = view.hand.filter((c) => c !== action.card);
-  const used = new Set();
-  for (const meld of kept.melds) {
-    if (!Array.isArray(meld) || !meld.every((c) => typeof c === "string" && hand.includes(c) && !used.has(c))) return null;
-    if (!isMeld(meld)) return null;
-    meld.forEach((c) => used.add(c));
-  }
-  const deadwood = hand.filter((c) => !used.has(c));
-  if (points(deadwood) > view.rules.knock_limit || (action.type === "big_gin" && deadwood.length)) return null;
-  const draft = knockDraft(action);
-  draft.melds = kept.melds.map((m) => orderMeld(m));
-  draft.deadwood = deadwood;
-  return draft;
-}
-
-function restoreUi() {
-  const kept = storage.readUi();
-  const view = state.view;
-  if (!kept || !view || !state.save || state.ui.panel || view.over || view.to_act !== 0) return;
-  if (kept.seed !== view.seed || kept.actions !== (state.save.actions || []).length) return;
-  if (typeof kept.selected === "string" && view.hand.includes(kept.selected)) {
-    state.ui.selected = kept.selected;
-    state.ui.focus = `card:${kept.selected}`;
-  }
-  const draft = kept.knock ? restoredKnock(kept.knock) : null;
-  if (draft) {
-    state.ui.knock = draft;
-    state.ui.panel = "knock";
-    state.ui.focus = "confirm";
-  }
-}
-
-const ANIM_MS = { instant: 0, fast: 140, normal: 280, slow: 480 };
-
-// The live region is a log: each announcement is a new line, so quick
-// computer moves queue up and each is read; old lines go after a few.
-function announce(text) {
-  if (!announcer || !text) return;
-  const line = document.createElement("p");
-  line.textContent = text;
-  announcer.append(line);
-  while (announcer.childElementCount > 6) announcer.firstElementChild.remove();
-}
-
-function persistSettings() {
-  if (!storage.writeSettings(state.settings) && storage.available) notify("storage.full", "warning");
-}
-
-function persistMatch(save) {
-  if (!save) return;
-  state.save = save;
-  if (!storage.available) return; // told once at start-up
-  if (!storage.writeMatch(save)) notify("storage.full", "warning");
-}
-
-// Keep the URL naming the current match's seed, so a reload (or a shared
-// link) lands on the same match.
-function showSeedInUrl(seed) {
-  const hash = `#seed=${encodeURIComponent(seed)}`;
-  if (location.hash !== hash) history.replaceState(null, "", hash);
-}
-
-function accept(result) {
-  if (result.view) state.view = result.view;
-  if (result.save) persistMatch(result.save);
-  if (state.view) showSeedInUrl(state.view.seed);
-  noticeFinishedDeal();
-}
-
-// A deal that ends starts the next at once: the result panel shows the
-// finished one (history grows) and holds the computer until "Siguiente".
-function noticeFinishedDeal() {
-  const view = state.view;
-  if (!view) return;
-  const count = view.history.length;
-  if (count > state.ui.seenDeals) {
-    state.ui.seenDeals = count;
-    state.ui.result = view.history[count - 1];
-    state.ui.panel = "deal";
-    state.ui.knock = null;
-    state.ui.selected = null;
-    state.ui.focus = "next";
-  } else if (count < state.ui.seenDeals) {
-    state.ui.seenDeals = count; // a new match
-  }
-}
-
-// A fresh view from a new or loaded match: nothing selected, nothing to
-// replay. A deal result the player has not closed yet (the page reloaded
-// while it was shown, or before it could be) opens again; a finished match
-// shows its result.
-function resetUi(acknowledged = Infinity) {
-  const view = state.view;
-  const count = view ? view.history.length : 0;
-  const pending = count && view.history[count - 1].number > acknowledged ? view.history[count - 1] : null;
-  const panel = pending ? "deal" : view && view.over ? "match" : null;
-  Object.assign(state.ui, {
-    selected: null,
-    panel,
-    knock: null,
-    result: pending,
-    seenDeals: count,
-    focus: panel === "deal" ? "next" : panel === "match" ? "again" : null,
-    message: null,
-    hintTarget: null,
-    lastComputer: null,
-    rover: null,
-    levelNote: false,
-  });
-}
-
-// The player closed the result of deal `number` (0: a new match): a reload
-// must not show it again, nor miss one not closed yet.
-function acknowledge(number) {
-  if (state.view && storage.available) storage.writeAcknowledged(state.view.seed, number);
-}
-
-// Every engine call goes through here, one at a time, in order.
-function enqueue(task) {
-  const run = work.then(task, task);
-  work = run.catch(() => {});
-  return run;
-}
-
-async function startMatch(seed) {
-  generation++;
-  const result = await engine.call("new_match", {
-    seed,
-    profile: state.settings.profile,
-    options: state.settings.profile === "custom" ? customOptions() : {},
-    level: state.settings.level,
-  });
-  state.ui.seenDeals = 0;
-  accept(result);
-  acknowledge(0);
-  resetUi();
-  state.ui.profileNote = false;
-}
-
-// Resume the saved match if there is one (and it is the URL's seed, when the
-// URL names one); otherwise start the URL's match or a new one.
-async function openMatch() {
-  const wanted = seedFromHash(location.hash);
-  const stored = storage.readMatch();
-  if (stored.status === "corrupt") {
-    storage.setAsideMatch(stored.raw);
-    notify("storage.broken", "warning");
-  } else if (stored.status === "ok" && (!wanted || String(stored.save.seed).toUpperCase() === wanted)) {
-    try {
-      const loaded = await engine.call("load", { save: stored.save });
-      state.ui.seenDeals = loaded.view.history.length;
-      accept(loaded);
-      // A save from before this was kept has nothing pending.
-      resetUi(storage.readAcknowledged(loaded.view.seed) ?? Infinity);
-      restoreUi();
-      return;
-    } catch (err) {
-      // bad_save, or any other failure to replay it: a save must never keep
-      // the page from opening, so it goes aside and a new match starts.
-      if (!(err instanceof EngineError) || err.code === "not_ready") throw err;
-      storage.setAsideMatch(stored.raw);
-      notify("storage.broken", "warning");
-    }
-  }
-  try {
-    await startMatch(wanted || newSeed());
-  } catch (err) {
-    if (!wanted) throw err;
-    await startMatch(newSeed()); // the URL's seed was refused by the engine
-  }
-}
-
-const delay = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function customOptions() {
-  const c = { ...DEFAULT_SETTINGS.custom, ...(state.settings.custom || {}) };
-  const options = { gin_bonus: c.gin_bonus, undercut_bonus: c.undercut_bonus, target: c.target };
-  if (c.big_gin_bonus) options.big_gin_bonus = c.big_gin_bonus;
-  return options;
-}
-
-// What the computer just did, as a move words.js can tell in either language.
-function computerMoveOf(action, events, before) {
-  const seen = (events || []).find((e) => e.seat === 1 && e.type === action.type) || {};
-  const showdown = (events || []).find((e) => e.type === "showdown");
-  const card = seen.card || action.card || (action.type === "take" ? before.discard.at(-1) : null) || null;
-  return { type: action.type, from: action.from || null, card, gin: Boolean(showdown && showdown.kind === "gin") };
-}
-
-// The computer plays its turns one step at a time, drawing after each; it
-// waits while a result panel is open.
-async function computerTurns() {
-  const mine = generation;
-  while (state.view && !state.view.over && state.view.to_act === 1 && mine === generation && !state.ui.panel) {
-    await delay(SPEED_DELAY_MS[state.settings.speed] ?? SPEED_DELAY_MS.normal);
-    if (mine !== generation || state.ui.panel) return;
-    const before = state.view;
-    const result = await engine.call("computer_step", {});
-    accept(result);
-    const move = computerMoveOf(result.action, result.events, before);
-    state.ui.lastComputer = move;
-    announce(computerMove(state.t, move));
-    if (result.action.type === "discard") state.ui.fresh = { discard: "top" };
-    else if (result.action.type === "draw" || result.action.type === "take") state.ui.fresh = { oppDraw: true };
-    draw();
-  }
-}
-
-// text: (t) => string, so the message follows a change of language.
-function setMessage(kind, code, text) {
-  state.ui.message = { kind, code, text };
-  if (kind !== "hint") announce(text(state.t));
-}
-
-function refusalText(code) {
-  const limit = state.view ? state.view.rules.knock_limit : 10;
-  return (t) => {
-    const key = `error.${code}`;
-    const text = t(key, { limit });
-    return text === key ? t("error.generic") : text;
-  };
-}
-
-// Every engine call that changes the game: one at a time, the table busy
-// meanwhile, then the computer's turns. Refusals become a short message and
-// leave the table exactly as it was.
-function play(task) {
-  return enqueue(async () => {
-    state.busy = true;
-    draw();
-    try {
-      await task();
-      await computerTurns();
-    } catch (err) {
-      if (err.code && REFUSALS.has(err.code)) {
-        setMessage("refusal", err.code, refusalText(err.code));
-      } else {
-        notify(err.code && state.t(`error.${err.code}`) !== `error.${err.code}` ? `error.${err.code}` : "error.generic", "error");
-        console.error(err);
-      }
-    } finally {
-      state.busy = false;
-      draw();
-    }
-  });
-}
-
-function refuseLocally(code) {
-  setMessage("refusal", code, refusalText(code));
-  draw();
-}
-
-// The human's move. While the computer is playing, say so instead.
-function act(action, after = () => {}) {
-  if (!state.view || state.ui.panel === "deal" || state.ui.panel === "match") return;
-  if (state.busy) {
-    if (state.view.to_act === 1) refuseLocally("not_your_turn");
-    return;
-  }
-  const before = state.view;
-  play(async () => {
-    const result = await engine.call("act", { action });
-    state.ui.message = null;
-    state.ui.hintTarget = null;
-    state.ui.selected = null;
-    state.ui.lastComputer = null;
-    accept(result);
-    if (action.type === "draw" || action.type === "take") {
-      const drawn = state.view.hand.find((c) => !before.hand.includes(c));
-      state.ui.fresh = { draw: drawn, drawFrom: action.type === "take" || action.from === "discard" ? "pile" : "stock" };
-      state.ui.focus = drawn ? `card:${drawn}` : null;
-    } else if (action.type === "discard") {
-      state.ui.fresh = { discard: "hand" };
-    }
-    after();
-    draw();
-  });
-}
-
-// The knock (or gin) proposed for a discard: the engine's legal action
-// carries the best arrangement of the other ten cards.
-function knockDraft(action) {
-  const hand = state.view.hand.filter((c) => c !== action.card);
-  const melded = new Set(action.melds.flat());
-  const melds = action.melds.map((m) => orderMeld(m));
-  return {
-    type: action.type,
-    card: action.card || null,
-    melds,
-    deadwood: hand.filter((c) => !melded.has(c)),
-    proposed: { melds: melds.map((m) => [...m]), deadwood: hand.filter((c) => !melded.has(c)) },
-  };
-}
-
-function points(cards) {
-  return cards.reduce((sum, c) => sum + cardPoints(c), 0);
-}
-
-const intents = {
-  select({ card }) {
-    if (!state.view || state.ui.panel) return;
-    if (state.ui.selected === card) {
-      act({ type: "discard", card });
-      return;
-    }
-    state.ui.selected = card;
-    if (state.ui.message && state.ui.message.kind === "refusal") state.ui.message = null;
-    state.ui.focus = `card:${card}`;
-    draw();
-  },
-  discardSelected() {
-    if (!state.view) return;
-    if (!state.ui.selected || !state.view.hand.includes(state.ui.selected)) {
-      if (state.view.phase === "discard" || state.view.to_act !== 0) refuseLocally(state.view.to_act === 0 ? "select_first" : "not_your_turn");
-      else act({ type: "discard", card: state.view.hand[0] }); // the engine says why not
-      return;
-    }
-    act({ type: "discard", card: state.ui.selected });
-  },
-  take() {
-    act({ type: "take" });
-  },
-  pass() {
-    act({ type: "pass" });
-  },
-  drawStock() {
-    act({ type: "draw", from: "stock" });
-  },
-  drawDiscard() {
-    act({ type: "draw", from: "discard" });
-  },
-  knock({ kind }) {
-    const view = state.view;
-    if (!view || state.busy || view.to_act !== 0) return;
-    const dd = view.discard_deadwood || {};
-    const options = view.legal.filter((a) => a.type === "knock" && (kind === "gin" ? dd[a.card] === 0 : dd[a.card] > 0));
-    if (!options.length) return;
-    // The selected card if it allows this, else the best discard for it:
-    // least deadwood left, then the highest card thrown.
-    let action = options.find((a) => a.card === state.ui.selected);
-    if (!action) {
-      action = [...options].sort((a, b) => dd[a.card] - dd[b.card] || cardPoints(b.card) - cardPoints(a.card))[0];
-      state.ui.selected = action.card;
-    }
-    state.ui.knock = knockDraft(action);
-    state.ui.panel = "knock";
-    state.ui.message = null;
-    state.ui.focus = "confirm";
-    draw();
-  },
-  bigGin() {
-    const view = state.view;
-    const action = view && view.legal.find((a) => a.type === "big_gin");
-    if (!action || state.busy) return;
-    state.ui.knock = knockDraft(action);
-    state.ui.panel = "knock";
-    state.ui.focus = "confirm";
-    draw();
-  },
-  // Move one card between melds and deadwood while the knock stays legal.
-  knockMove({ card }) {
-    const draft = state.ui.knock;
-    if (!draft || draft.type === "big_gin") return;
-    const limit = state.view.rules.knock_limit;
-    const index = draft.melds.findIndex((m) => m.includes(card));
-    if (index === -1) {
-      const target = draft.melds.findIndex((m) => isMeld([...m, card]));
-      if (target === -1) {
-        setMessage("info", "cannot_add", (t) => t("knock.cannot_add"));
-      } else {
-        draft.melds[target] = orderMeld([...draft.melds[target], card]);
-        draft.deadwood = draft.deadwood.filter((c) => c !== card);
-        state.ui.message = null;
-      }
-    } else {
-      const rest = draft.melds[index].filter((c) => c !== card);
-      const freed = isMeld(rest) ? [card] : draft.melds[index];
-      if (points(draft.deadwood) + points(freed) > limit) {
-        setMessage("info", "cannot_move", (t) => t("knock.cannot_move"));
-      } else {
-        if (isMeld(rest)) draft.melds[index] = rest;
-        else draft.melds.splice(index, 1);
-        draft.deadwood = [...draft.deadwood, ...freed];
-        state.ui.message = null;
-      }
-    }
-    state.ui.focus = `knock:${card}`;
-    draw();
-  },
-  resetKnock() {
-    const draft = state.ui.knock;
-    if (!draft) return;
-    draft.melds = draft.proposed.melds.map((m) => [...m]);
-    draft.deadwood = [...draft.proposed.deadwood];
-    state.ui.message = null;
-    draw();
-  },
-  confirmKnock() {
-    const draft = state.ui.knock;
-    if (!draft || state.busy) return;
-    const action = draft.type === "big_gin" ? { type: "big_gin", melds: draft.melds } : { type: "knock", card: draft.card, melds: draft.melds };
-    // On a refusal the panel stays open with the message.
-    play(async () => {
-      const result = await engine.call("act", { action });
-      state.ui.message = null;
-      state.ui.hintTarget = null;
-      state.ui.panel = null;
-      state.ui.knock = null;
-      accept(result);
-    });
-  },
-  hint() {
-    if (!state.view || state.busy || state.view.to_act !== 0 || state.view.over) {
-      if (state.view && state.view.to_act === 1) refuseLocally("not_your_turn");
-      return;
-    }
-    play(async () => {
-      const { hint } = await engine.call("hint", {});
-      const a = hint.action;
-      const dd = state.view.discard_deadwood || {};
-      const gin = a.type === "knock" && dd[a.card] === 0;
-      const targets = { take: "take", pass: "pass", big_gin: "big_gin", discard: `card:${a.card}` };
-      let target = targets[a.type] || null;
-      if (a.type === "draw") target = a.from === "discard" ? "discard" : "stock";
-      if (a.type === "knock") target = gin ? "gin" : "knock";
-      // Reason codes come from gin/ai, some with parameters (hint.params).
-      const reasonOf = (t) => {
-        const key = `reason.${hint.reason}`;
-        const text = t(key, hint.params || {});
-        return text === key ? "" : text;
-      };
-      setMessage("hint", hint.reason, (t) => t("hint.label", { action: hintAction(t, a, gin), reason: reasonOf(t) }).trim());
-      state.ui.hintTarget = target;
-      if (a.card && (a.type === "discard" || a.type === "knock")) state.ui.selected = a.card;
-    });
-  },
-  next() {
-    if (state.ui.panel !== "deal") return;
-    if (state.ui.result) acknowledge(state.ui.result.number);
-    state.ui.result = null;
-    state.ui.panel = state.view && state.view.over ? "match" : null;
-    state.ui.focus = state.ui.panel === "match" ? "again" : null;
-    state.ui.lastComputer = null;
-    if (!state.ui.panel) {
-      announce(newDeal(state.t, state.view.deal_number, state.view.dealer));
-      state.ui.focus = state.view.to_act === 0 ? (state.view.phase.startsWith("upcard") ? "act:take" : "stock") : null;
-    }
-    draw();
-    play(async () => {}); // the computer may deal the first move
-  },
-  again() {
-    state.ui.panel = null;
-    play(() => startMatch(newSeed()));
-  },
-  openMenu() {
-    state.ui.menuOpen = true;
-    state.ui.focus = "closeMenu";
-    draw();
-  },
-  closeMenu() {
-    state.ui.menuOpen = false;
-    state.ui.focus = "menu";
-    draw();
-    play(async () => {});
-  },
-  help() {
-    state.ui.menuOpen = false;
-    state.ui.panel = "help";
-    state.ui.focus = "closeHelp";
-    draw();
-  },
-  closeHelp() {
-    state.ui.panel = null;
-    state.ui.menuOpen = true;
-    state.ui.focus = "help";
-    draw();
-  },
-  newMatch() {
-    state.ui.menuOpen = false;
-    state.ui.panel = "confirmNew";
-    state.ui.focus = "confirmNew";
-    draw();
-  },
-  confirmNew() {
-    state.ui.panel = null;
-    play(() => startMatch(newSeed()));
-  },
-  cancel() {
-    if (state.ui.panel === "knock") {
-      state.ui.knock = null;
-      state.ui.focus = state.ui.selected ? `card:${state.ui.selected}` : null;
-    }
-    if (["knock", "confirmNew", "confirmReplay", "help"].includes(state.ui.panel)) state.ui.panel = null;
-    state.ui.message = null;
-    draw();
-    play(async () => {});
-  },
-  escape() {
-    if (state.ui.menuOpen) return intents.closeMenu();
-    if (state.ui.panel === "help") return intents.closeHelp();
-    if (["knock", "confirmNew", "confirmReplay"].includes(state.ui.panel)) return intents.cancel();
-    if (state.ui.panel) return;
-    const focused = state.ui.selected;
-    state.ui.selected = null;
-    state.ui.hintTarget = null;
-    state.ui.message = null;
-    if (focused) state.ui.focus = `card:${focused}`;
-    draw();
-  },
-  // "Repetir": after a finished match at once; in the middle of one, only
-  // once the player confirms (like "Nueva partida").
-  replay() {
-    if (!state.view) return;
-    state.ui.menuOpen = false;
-    if (!state.view.over) {
-      state.ui.panel = "confirmReplay";
-      state.ui.focus = "confirmReplay";
-      draw();
-      return;
-    }
-    intents.confirmReplay();
-  },
-  confirmReplay() {
-    if (!state.view) return;
-    const seed = state.view.seed;
-    state.ui.panel = null;
-    play(() => startMatch(seed));
-  },
-  rove({ card }) {
-    state.ui.rover = card || null; // no render: input.js moved the focus itself
-  },
-  faster() {
-    // "Acelerar" toggles between fast and normal play of the computer's turns.
-    state.settings.speed = state.settings.speed === "fast" || state.settings.speed === "instant" ? "normal" : "fast";
-    persistSettings();
-    draw();
-  },
-  level({ value }) {
-    if (!["easy", "normal", "hard"].includes(value)) return;
-    state.settings.level = value;
-    persistSettings();
-    state.ui.levelNote = true;
-    if (state.view) play(async () => accept(await engine.call("set_level", { level: value })));
-    else draw();
-  },
-  profile({ value }) {
-    if (!["traditional", "standard", "custom"].includes(value)) return;
-    state.settings.profile = value;
-    state.ui.profileNote = true;
-    persistSettings();
-    draw();
-  },
-  customOption({ name, value }) {
-    const allowed = { gin_bonus: [20, 25], undercut_bonus: [10, 20, 25], big_gin_bonus: [null, 25, 31, 50], target: [100, 250, 500] };
-    if (!(name in allowed)) return;
-    const parsed = value === "off" ? null : Number(value);
-    if (!allowed[name].includes(parsed)) return;
-    state.settings.custom = { ...DEFAULT_SETTINGS.custom, ...(state.settings.custom || {}), [name]: parsed };
-    state.ui.profileNote = true;
-    persistSettings();
-    draw();
-  },
-  lang({ value }) {
-    if (!["es", "en"].includes(value)) return;
-    state.settings.lang = value;
-    setLanguage(value);
-    persistSettings();
-    // The log's old lines are in the other language.
-    if (announcer) announcer.replaceChildren();
-    draw();
-  },
-  language() {
-    intents.lang({ value: state.lang === "es" ? "en" : "es" });
-  },
-  speed({ value }) {
-    if (!(value in SPEED_DELAY_MS)) return;
-    state.settings.speed = value;
-    persistSettings();
-    draw();
-  },
-  sort({ value }) {
-    if (!["melds", "suit", "rank"].includes(value)) return;
-    state.settings.sort = value;
-    persistSettings();
-    draw();
-  },
-  fourColour({ value }) {
-    state.settings.fourColour = Boolean(value);
-    persistSettings();
-    draw();
-  },
-  dismiss({ index }) {
-    state.notices.splice(Number(index), 1);
-    draw();
-  },
-  retry() {
-    boot();
-  },
-  fullscreen() {
-    toggleFullscreen(); // the fullscreenchange listener redraws
-  },
-};
-
-async function boot() {
-  if (engine) engine.terminate();
-  state.boot = { stage: "start", error: null };
-  draw();
-  engine = createEngine({
-    onProgress(stage) {
-      state.boot.stage = stage;
-      draw();
-    },
-  });
-  try {
-    const { timings } = await engine.ready;
-    await enqueue(openMatch);
-    state.boot.stage = "ready";
-    draw();
-    play(async () => {}); // the computer may be the one to move
-    resolveReady({ timings, seed: state.view.seed, at: performance.now() });
-    registerServiceWorker();
-  } catch (err) {
-    console.error(err);
-    state.boot.error = { code: err.code || "boot_failed", stage: err.stage || state.boot.stage, detail: err.detail || String(err) };
-    draw();
-  }
-}
-
-// After the first boot, so precaching never competes with it.
-function registerServiceWorker() {
-  if (!("serviceWorker" in navigator)) return;
-  navigator.serviceWorker.register("./sw.js").catch((err) => console.warn("service worker:", err));
-}
+const game = createController({ state, storage, draw, announce, notify, onReady: (value) => resolveReady(value) });
+const intents = createIntents({ state, game, draw, announce, setLanguage, clearLog });
 
 // Entering or leaving fullscreen (the menu's button, Escape, the system)
 // only relabels the button: the match stays exactly where it was.
@@ -785,7 +117,9 @@ onFullscreenChange(() => draw());
 
 window.addEventListener("hashchange", () => {
   const wanted = seedFromHash(location.hash);
-  if (engine && state.view && wanted && wanted !== state.view.seed) play(() => startMatch(wanted));
+  if (state.view && state.boot.stage === "ready" && wanted && wanted !== state.view.seed) {
+    game.play(() => game.startMatch(wanted));
+  }
 });
 
 // For tests and the console: the current state, and a promise that settles
@@ -808,10 +142,14 @@ window.ginApp = {
     const message = state.ui.message && { ...state.ui.message, text: state.ui.message.text(state.t) };
     return JSON.parse(JSON.stringify({ selected, panel, menuOpen, knock, result, message, hintTarget }));
   },
-  idle: () => work.then(() => (state.busy ? new Promise((r) => setTimeout(r, 20)).then(() => window.ginApp.idle()) : undefined)),
+  idle: () =>
+    game
+      .idle()
+      .then(() => (state.busy ? new Promise((r) => setTimeout(r, 20)).then(() => window.ginApp.idle()) : undefined)),
 };
 
 setLanguage(state.settings.lang);
 if (!storage.available) notify("storage.unavailable", "warning");
 bindInput(root, intents);
-boot();
+bindDrag(root, intents);
+game.boot();

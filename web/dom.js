@@ -35,7 +35,7 @@ export function faceCard(card, t, extra = "") {
       class: `${cardClasses(card)}${extra ? ` ${extra}` : ""}`,
       role: "img",
       "aria-label": cardName(card, t),
-      dataset: { face: card },
+      dataset: { face: card, key: `face:${card}` },
     },
     cardFace(card),
   );

@@ -27,7 +27,14 @@ export function bindInput(root, intents) {
 
   root.addEventListener("click", (event) => {
     const target = event.target.closest("[data-intent]");
-    if (!target || !root.contains(target) || target.tagName === "SELECT" || target.tagName === "INPUT" || target.disabled) return;
+    if (
+      !target ||
+      !root.contains(target) ||
+      target.tagName === "SELECT" ||
+      target.tagName === "INPUT" ||
+      target.disabled
+    )
+      return;
     dispatch(target);
   });
   root.addEventListener("change", (event) => {
@@ -49,7 +56,8 @@ export function bindInput(root, intents) {
     if (!group || !group.length) return false;
     const step = MOVES[event.key];
     const index = group.indexOf(current);
-    const next = step === -Infinity ? 0 : step === Infinity ? group.length - 1 : (index + step + group.length) % group.length;
+    const next =
+      step === -Infinity ? 0 : step === Infinity ? group.length - 1 : (index + step + group.length) % group.length;
     group[next].focus();
     return true;
   }

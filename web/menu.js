@@ -29,8 +29,19 @@ function select(intent, label, value, options, extra = {}) {
 function overlay(id, title, ...children) {
   return el(
     "div",
-    { class: "overlay" },
-    el("section", { class: `panel ${id}`, role: "dialog", "aria-modal": "true", "aria-labelledby": `${id}-title`, dataset: { panel: id } }, el("h2", { id: `${id}-title`, text: title }), children),
+    { class: "overlay", dataset: { key: `panel:${id}` } },
+    el(
+      "section",
+      {
+        class: `panel ${id}`,
+        role: "dialog",
+        "aria-modal": "true",
+        "aria-labelledby": `${id}-title`,
+        dataset: { panel: id },
+      },
+      el("h2", { id: `${id}-title`, text: title }),
+      children,
+    ),
   );
 }
 
@@ -44,42 +55,107 @@ export function menuPanel(view, ui) {
           "div",
           { class: "custom-fields" },
           Object.entries(CUSTOM_CHOICES).map(([name, values]) =>
-            select("customOption", t(`menu.${name}`), custom[name] ?? values[0], values.map((v) => [v === null ? "off" : v, v === null ? t("menu.off") : String(v)]), { name }),
+            select(
+              "customOption",
+              t(`menu.${name}`),
+              custom[name] ?? values[0],
+              values.map((v) => [v === null ? "off" : v, v === null ? t("menu.off") : String(v)]),
+              { name },
+            ),
           ),
         )
       : null;
   const box = el(
     "div",
-    { class: "overlay menu-overlay", hidden: !ui.menuOpen },
+    { class: "overlay menu-overlay", hidden: !ui.menuOpen, dataset: { key: "menu" } },
     el(
       "section",
-      { class: "panel menu", role: "dialog", "aria-modal": "true", "aria-labelledby": "menu-title", dataset: { panel: "menu" } },
-      el("div", { class: "menu-head" }, el("h2", { id: "menu-title", text: t("menu.title") }), el("button", { type: "button", class: "btn ghost", dataset: { intent: "closeMenu", key: "closeMenu" }, text: t("btn.back") })),
+      {
+        class: "panel menu",
+        role: "dialog",
+        "aria-modal": "true",
+        "aria-labelledby": "menu-title",
+        dataset: { panel: "menu" },
+      },
+      el(
+        "div",
+        { class: "menu-head" },
+        el("h2", { id: "menu-title", text: t("menu.title") }),
+        el("button", {
+          type: "button",
+          class: "btn ghost",
+          dataset: { intent: "closeMenu", key: "closeMenu" },
+          text: t("btn.back"),
+        }),
+      ),
       el(
         "div",
         { class: "menu-actions" },
-        el("button", { type: "button", class: "btn primary", dataset: { intent: "newMatch", key: "newMatch" }, text: t("btn.new") }),
-        el("button", { type: "button", class: "btn", dataset: { intent: "replay", key: "replay" }, text: t("btn.replay") }),
+        el("button", {
+          type: "button",
+          class: "btn primary",
+          dataset: { intent: "newMatch", key: "newMatch" },
+          text: t("btn.new"),
+        }),
+        el("button", {
+          type: "button",
+          class: "btn",
+          dataset: { intent: "replay", key: "replay" },
+          text: t("btn.replay"),
+        }),
         el("button", { type: "button", class: "btn", dataset: { intent: "help", key: "help" }, text: t("btn.help") }),
         fullscreenButton(t),
       ),
       el("p", { class: "seed" }, `${t("menu.seed")}: `, el("output", { class: "seed-value", text: view.seed })),
-      select("level", t("menu.level"), settings.level, ["easy", "normal", "hard"].map((v) => [v, t(`level.${v}`)])),
+      select(
+        "level",
+        t("menu.level"),
+        settings.level,
+        ["easy", "normal", "hard"].map((v) => [v, t(`level.${v}`)]),
+      ),
       view.next_level || ui.levelNote ? el("p", { class: "note", role: "status", text: t("menu.level_note") }) : null,
-      select("profile", t("menu.profile"), settings.profile, ["traditional", "standard", "custom"].map((v) => [v, t(`profile.${v}`)])),
+      select(
+        "profile",
+        t("menu.profile"),
+        settings.profile,
+        ["traditional", "standard", "custom"].map((v) => [v, t(`profile.${v}`)]),
+      ),
       profileFields,
       el("p", {
         class: "note",
-        text: t("menu.rules_now", { profile: t(`profile.${rules.profile}`), gin: rules.gin_bonus, undercut: rules.undercut_bonus, target: rules.target }),
+        text: t("menu.rules_now", {
+          profile: t(`profile.${rules.profile}`),
+          gin: rules.gin_bonus,
+          undercut: rules.undercut_bonus,
+          target: rules.target,
+        }),
       }),
       ui.profileNote ? el("p", { class: "note", role: "status", text: t("menu.profile_note") }) : null,
-      select("lang", t("menu.language_label"), ui.lang, [["es", t("lang.es")], ["en", t("lang.en")]]),
-      select("speed", t("menu.speed"), settings.speed, ["slow", "normal", "fast", "instant"].map((v) => [v, t(`speed.${v}`)])),
-      select("sort", t("menu.sort"), settings.sort, ["melds", "suit", "rank"].map((v) => [v, t(`sort.${v}`)])),
+      select("lang", t("menu.language_label"), ui.lang, [
+        ["es", t("lang.es")],
+        ["en", t("lang.en")],
+      ]),
+      select(
+        "speed",
+        t("menu.speed"),
+        settings.speed,
+        ["slow", "normal", "fast", "instant"].map((v) => [v, t(`speed.${v}`)]),
+      ),
+      select(
+        "sort",
+        t("menu.sort"),
+        settings.sort,
+        ["melds", "suit", "rank"].map((v) => [v, t(`sort.${v}`)]),
+      ),
       el(
         "div",
         { class: "field check" },
-        el("input", { type: "checkbox", id: "menu-four", checked: Boolean(settings.fourColour), dataset: { intent: "fourColour", key: "four" } }),
+        el("input", {
+          type: "checkbox",
+          id: "menu-four",
+          checked: Boolean(settings.fourColour),
+          dataset: { intent: "fourColour", key: "four" },
+        }),
         el("label", { for: "menu-four", text: t("menu.four_colour") }),
       ),
     ),
@@ -94,9 +170,12 @@ export function helpPanel(view, ui) {
   const r = view.rules;
   const section = (key, text) => el("section", { class: "help-section" }, el("h3", { text: t(`${key}_title`) }), text);
   const p = (text) => el("p", { text });
-  const shutout = r.shutout === "double" ? t("help.shutout_double") : t("help.shutout_bonus", { bonus: r.shutout_game_bonus });
+  const shutout =
+    r.shutout === "double" ? t("help.shutout_double") : t("help.shutout_bonus", { bonus: r.shutout_game_bonus });
   const bigGin = r.big_gin_bonus ? t("help.big_gin_on", { bonus: r.big_gin_bonus }) : t("help.big_gin_off");
-  const keys = ["help.key_tab", "help.key_arrows", "help.key_enter", "help.key_escape"].map((k) => el("li", { text: t(k) }));
+  const keys = ["help.key_tab", "help.key_arrows", "help.key_enter", "help.key_escape"].map((k) =>
+    el("li", { text: t(k) }),
+  );
   const letters = Object.values(SHORTCUTS).map((key) => el("li", { text: t(`help.key_${key}`) }));
   return overlay(
     "help",
@@ -148,8 +227,18 @@ export function confirmNewPanel(view, ui) {
     el(
       "div",
       { class: "panel-buttons" },
-      el("button", { type: "button", class: "btn primary", dataset: { intent: "confirmNew", key: "confirmNew" }, text: t("btn.start_new") }),
-      el("button", { type: "button", class: "btn ghost", dataset: { intent: "cancel", key: "cancelNew" }, text: t("btn.cancel") }),
+      el("button", {
+        type: "button",
+        class: "btn primary",
+        dataset: { intent: "confirmNew", key: "confirmNew" },
+        text: t("btn.start_new"),
+      }),
+      el("button", {
+        type: "button",
+        class: "btn ghost",
+        dataset: { intent: "cancel", key: "cancelNew" },
+        text: t("btn.cancel"),
+      }),
     ),
   );
 }
@@ -170,7 +259,12 @@ export function confirmReplayPanel(view, ui) {
         dataset: { intent: "confirmReplay", key: "confirmReplay" },
         text: t("btn.start_new"),
       }),
-      el("button", { type: "button", class: "btn ghost", dataset: { intent: "cancel", key: "cancelReplay" }, text: t("btn.cancel") }),
+      el("button", {
+        type: "button",
+        class: "btn ghost",
+        dataset: { intent: "cancel", key: "cancelReplay" },
+        text: t("btn.cancel"),
+      }),
     ),
   );
 }

@@ -9,13 +9,28 @@ import { knockDiscard, knockLoss, layoffsLabel, loosePoints, points as pointsTex
 function dialog(id, title, ...children) {
   return el(
     "div",
-    { class: "overlay" },
-    el("section", { class: `panel ${id}`, role: "dialog", "aria-modal": "true", "aria-labelledby": `${id}-title`, dataset: { panel: id } }, el("h2", { id: `${id}-title`, text: title }), children),
+    { class: "overlay", dataset: { key: `panel:${id}` } },
+    el(
+      "section",
+      {
+        class: `panel ${id}`,
+        role: "dialog",
+        "aria-modal": "true",
+        "aria-labelledby": `${id}-title`,
+        dataset: { panel: id },
+      },
+      el("h2", { id: `${id}-title`, text: title }),
+      children,
+    ),
   );
 }
 
 function cardRow(cards, t, cls = "") {
-  return el("div", { class: `mini-row ${cls}`.trim() }, cards.map((c) => faceCard(c, t, "mini")));
+  return el(
+    "div",
+    { class: `mini-row ${cls}`.trim() },
+    cards.map((c) => faceCard(c, t, "mini")),
+  );
 }
 
 function deadwoodPoints(cards) {
@@ -48,12 +63,22 @@ export function knockPanel(view, ui) {
   const melds = draft.melds.map((meld, i) =>
     el(
       "div",
-      { class: "knock-meld", role: "group", "aria-label": `${t("knock.melds")} ${i + 1}`, dataset: { meld: orderMeld(meld).join(" ") } },
+      {
+        class: "knock-meld",
+        role: "group",
+        "aria-label": `${t("knock.melds")} ${i + 1}`,
+        dataset: { meld: orderMeld(meld).join(" ") },
+      },
       orderMeld(meld).map((c) => cardButton(c, "in-meld")),
     ),
   );
   const discard = draft.card
-    ? el("div", { class: "knock-discard" }, faceCard(draft.card, t, "mini face-down-ish"), el("span", { text: knockDiscard(t, draft.card) }))
+    ? el(
+        "div",
+        { class: "knock-discard" },
+        faceCard(draft.card, t, "mini face-down-ish"),
+        el("span", { text: knockDiscard(t, draft.card) }),
+      )
     : null;
   const loose = draft.deadwood.length
     ? [...draft.deadwood].sort(byRank).map((c) => cardButton(c, "in-deadwood"))
@@ -64,7 +89,11 @@ export function knockPanel(view, ui) {
     discard,
     el("h3", { text: t("knock.melds") }),
     el("div", { class: "knock-melds" }, melds.length ? melds : el("p", { text: t("knock.none") })),
-    el("h3", { class: "knock-dw-title", dataset: { points }, text: t("knock.deadwood", { points: pointsText(t, points) }) }),
+    el("h3", {
+      class: "knock-dw-title",
+      dataset: { points },
+      text: t("knock.deadwood", { points: pointsText(t, points) }),
+    }),
     el("div", { class: "knock-deadwood" }, loose),
     draft.type === "big_gin" ? null : el("p", { class: "panel-help", text: t("knock.help") }),
     loss ? el("p", { class: "message warning knock-loss", role: "alert", text: loss }) : null,
@@ -72,11 +101,26 @@ export function knockPanel(view, ui) {
     el(
       "div",
       { class: "panel-buttons" },
-      el("button", { type: "button", class: "btn primary", dataset: { intent: "confirmKnock", key: "confirm" }, text: t("btn.confirm") }),
+      el("button", {
+        type: "button",
+        class: "btn primary",
+        dataset: { intent: "confirmKnock", key: "confirm" },
+        text: t("btn.confirm"),
+      }),
       draft.type === "big_gin"
         ? null
-        : el("button", { type: "button", class: "btn", dataset: { intent: "resetKnock", key: "reset" }, text: t("btn.reset") }),
-      el("button", { type: "button", class: "btn ghost", dataset: { intent: "cancel", key: "cancel" }, text: t("btn.cancel") }),
+        : el("button", {
+            type: "button",
+            class: "btn",
+            dataset: { intent: "resetKnock", key: "reset" },
+            text: t("btn.reset"),
+          }),
+      el("button", {
+        type: "button",
+        class: "btn ghost",
+        dataset: { intent: "cancel", key: "cancel" },
+        text: t("btn.cancel"),
+      }),
     ),
   );
 }
@@ -113,7 +157,11 @@ function handSummary(result, seat, t) {
   const melds = hand.melds.map((meld, i) => {
     const extra = laidOn.filter((l) => l.meld === i).map((l) => l.card);
     const cards = orderMeld([...meld, ...extra]);
-    return el("div", { class: "mini-row meld-row" }, cards.map((c) => faceCard(c, t, extra.includes(c) ? "mini laid" : "mini")));
+    return el(
+      "div",
+      { class: "mini-row meld-row" },
+      cards.map((c) => faceCard(c, t, extra.includes(c) ? "mini laid" : "mini")),
+    );
   });
   return el(
     "section",
@@ -124,11 +172,21 @@ function handSummary(result, seat, t) {
     layoffs.length
       ? [
           el("p", { class: "label", text: layoffsLabel(t, knocker) }),
-          el("div", { class: "layoffs" }, cardRow(layoffs.map((l) => l.card), t, "laid-row")),
+          el(
+            "div",
+            { class: "layoffs" },
+            cardRow(
+              layoffs.map((l) => l.card),
+              t,
+              "laid-row",
+            ),
+          ),
         ]
       : null,
     el("p", { class: "label", text: t("result.deadwood") }),
-    hand.deadwood.length ? cardRow([...hand.deadwood].sort(byRank), t) : el("p", { class: "none", text: t("result.none") }),
+    hand.deadwood.length
+      ? cardRow([...hand.deadwood].sort(byRank), t)
+      : el("p", { class: "none", text: t("result.none") }),
     el("p", { class: "dw-points", text: loosePoints(t, hand.points) }),
   );
 }
@@ -151,13 +209,24 @@ export function dealResultPanel(view, ui) {
       "div",
       { class: "summary-line" },
       el("p", { class: `headline ${result.winner === 0 ? "good" : result.winner === 1 ? "bad" : ""}`, text: headline }),
-      op ? el("p", { class: "operation", dataset: { points: result.points, winner: result.winner, kind: result.kind }, "aria-label": `${t("result.operation")}: ${op}`, text: op }) : null,
+      op
+        ? el("p", {
+            class: "operation",
+            dataset: { points: result.points, winner: result.winner, kind: result.kind },
+            "aria-label": `${t("result.operation")}: ${op}`,
+            text: op,
+          })
+        : null,
     ),
     el("div", { class: "hands" }, hands),
     el(
       "div",
       { class: "panel-foot" },
-      el("p", { class: "totals", dataset: { a: result.scores[0], b: result.scores[1] }, text: t("result.totals", { a: result.scores[0], b: result.scores[1], target: rules.target }) }),
+      el("p", {
+        class: "totals",
+        dataset: { a: result.scores[0], b: result.scores[1] },
+        text: t("result.totals", { a: result.scores[0], b: result.scores[1], target: rules.target }),
+      }),
       el("button", {
         type: "button",
         class: "btn primary",
@@ -183,13 +252,30 @@ export function matchResultPanel(view, ui) {
     return el(
       "section",
       { class: `final-line seat-${seat}`, dataset: { seat, total: final.totals[seat] } },
-      el("h3", {}, el("span", { text: seat === 0 ? t("bar.you") : t("bar.opponent") }), el("strong", { class: "final-total", text: String(final.totals[seat]) })),
+      el(
+        "h3",
+        {},
+        el("span", { text: seat === 0 ? t("bar.you") : t("bar.opponent") }),
+        el("strong", { class: "final-total", text: String(final.totals[seat]) }),
+      ),
       el(
         "ul",
         { class: "bonus-list" },
-        el("li", {}, el("span", { class: "pts", text: String(view.scores[seat]) }), el("span", { text: t("match.deal_points") })),
+        el(
+          "li",
+          {},
+          el("span", { class: "pts", text: String(view.scores[seat]) }),
+          el("span", { text: t("match.deal_points") }),
+        ),
         own.map((b) =>
-          el("li", { dataset: { kind: b.kind, points: b.points } }, el("span", { class: "pts", text: `+${b.points}` }), el("span", { text: b.detail !== String(b.points) ? `${t(`bonus.${b.kind}`)} (${b.detail})` : t(`bonus.${b.kind}`) })),
+          el(
+            "li",
+            { dataset: { kind: b.kind, points: b.points } },
+            el("span", { class: "pts", text: `+${b.points}` }),
+            el("span", {
+              text: b.detail !== String(b.points) ? `${t(`bonus.${b.kind}`)} (${b.detail})` : t(`bonus.${b.kind}`),
+            }),
+          ),
         ),
       ),
       el("p", { class: "operation", text: expr }),
@@ -198,13 +284,27 @@ export function matchResultPanel(view, ui) {
   return dialog(
     "match",
     t("match.title"),
-    el("p", { class: `headline ${final.winner === 0 ? "good" : final.winner === 1 ? "bad" : ""}`, dataset: { winner: final.winner ?? "draw" }, text: headline }),
+    el("p", {
+      class: `headline ${final.winner === 0 ? "good" : final.winner === 1 ? "bad" : ""}`,
+      dataset: { winner: final.winner ?? "draw" },
+      text: headline,
+    }),
     el("div", { class: "final-lines" }, lines),
     el(
       "div",
       { class: "panel-buttons" },
-      el("button", { type: "button", class: "btn primary", dataset: { intent: "again", key: "again" }, text: t("btn.again") }),
-      el("button", { type: "button", class: "btn", dataset: { intent: "replay", key: "replay-final" }, text: t("btn.replay") }),
+      el("button", {
+        type: "button",
+        class: "btn primary",
+        dataset: { intent: "again", key: "again" },
+        text: t("btn.again"),
+      }),
+      el("button", {
+        type: "button",
+        class: "btn",
+        dataset: { intent: "replay", key: "replay-final" },
+        text: t("btn.replay"),
+      }),
     ),
   );
 }

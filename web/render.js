@@ -5,8 +5,9 @@
 // shortcut (shortcuts.js) in aria-keyshortcuts.
 
 import { BOOT_STAGES } from "./engine.js";
-import { cardFace, cardBack, cardClasses, cardName, bySuit, byRank, orderMeld } from "./cards.js";
+import { cardFace, cardBack, cardClasses, cardName, bySuit, byRank, orderMeld, isSet } from "./cards.js";
 import { el, faceCard } from "./dom.js";
+import { morphChildren } from "./morph.js";
 import { SHORTCUTS } from "./shortcuts.js";
 import { computerMove, handCardName, ifDiscard, selectedPrompt } from "./words.js";
 import { menuPanel, helpPanel, confirmNewPanel, confirmReplayPanel } from "./menu.js";
@@ -18,14 +19,36 @@ function topBar(view, ui) {
   return el(
     "header",
     { class: "topbar" },
-    el("button", { type: "button", class: "btn ghost menu-btn", dataset: { intent: "openMenu", key: "menu" }, "aria-haspopup": "dialog", text: t("btn.menu") }),
+    el("button", {
+      type: "button",
+      class: "btn ghost menu-btn",
+      dataset: { intent: "openMenu", key: "menu" },
+      "aria-haspopup": "dialog",
+      text: t("btn.menu"),
+    }),
     el(
       "div",
       { class: "scoreboard", role: "group", "aria-label": t("bar.scores") },
-      el("span", { class: "score you" }, el("span", { class: "who", text: t("bar.you") }), el("strong", { class: "score-human", text: String(view.scores[0]) })),
-      el("span", { class: "score them" }, el("span", { class: "who", text: t("bar.opponent") }), el("strong", { class: "score-computer", text: String(view.scores[1]) })),
+      el(
+        "span",
+        { class: "score you" },
+        el("span", { class: "who", text: t("bar.you") }),
+        el("strong", { class: "score-human", text: String(view.scores[0]) }),
+      ),
+      el(
+        "span",
+        { class: "score them" },
+        el("span", { class: "who", text: t("bar.opponent") }),
+        el("strong", { class: "score-computer", text: String(view.scores[1]) }),
+      ),
     ),
-    el("span", { class: "match-info" }, el("span", { class: "target", text: t("bar.target", { target: rules.target }) }), el("span", { class: "profile", text: t(`profile.${rules.profile}`) }), el("span", { class: "deal-no", text: t("bar.deal", { number: view.deal_number }) })),
+    el(
+      "span",
+      { class: "match-info" },
+      el("span", { class: "target", text: t("bar.target", { target: rules.target }) }),
+      el("span", { class: "profile", text: t(`profile.${rules.profile}`) }),
+      el("span", { class: "deal-no", text: t("bar.deal", { number: view.deal_number }) }),
+    ),
     el("button", {
       type: "button",
       class: "btn ghost faster",
@@ -47,13 +70,21 @@ function opponentArea(view, ui) {
   const { t } = ui;
   const known = view.opponent.known || [];
   const hidden = Math.max(0, view.opponent.count - known.length);
-  const backs = el("div", { class: "opp-backs", "aria-hidden": "true" }, Array.from({ length: hidden }, () => cardBack("small")));
+  const backs = el(
+    "div",
+    { class: "opp-backs", "aria-hidden": "true" },
+    Array.from({ length: hidden }, () => cardBack("small")),
+  );
   const knownRow = known.length
-    ? el("div", { class: "opp-known", role: "group", "aria-label": t("table.known") }, known.map((c) => faceCard(c, t, "small")))
+    ? el(
+        "div",
+        { class: "opp-known", role: "group", "aria-label": t("table.known") },
+        known.map((c) => faceCard(c, t, "small")),
+      )
     : null;
   return el(
     "section",
-    { class: `opponent${ui.fresh.oppDraw ? " fresh-opp" : ""}`, "aria-label": t("table.opponent") },
+    { class: "opponent", "aria-label": t("table.opponent") },
     el(
       "div",
       { class: "seat-label" },
@@ -81,8 +112,18 @@ function piles(view, ui) {
       "aria-keyshortcuts": SHORTCUTS.drawStock,
       dataset: { intent: "drawStock", key: "stock" },
     },
-    el("span", { class: "pile-cards", "aria-hidden": "true" }, view.stock_count > 1 ? cardBack("under") : null, view.stock_count > 0 ? cardBack() : el("span", { class: "card empty" })),
-    el("span", { class: "pile-label", id: "stock-count" }, el("span", { class: "stock-count", text: String(view.stock_count) }), ` ${t("table.stock_count", { count: "" }).trim()}`),
+    el(
+      "span",
+      { class: "pile-cards", "aria-hidden": "true" },
+      view.stock_count > 1 ? cardBack("under") : null,
+      view.stock_count > 0 ? cardBack() : el("span", { class: "card empty" }),
+    ),
+    el(
+      "span",
+      { class: "pile-label", id: "stock-count" },
+      el("span", { class: "stock-count", text: String(view.stock_count) }),
+      ` ${t("table.stock_count", { count: "" }).trim()}`,
+    ),
   );
   const pile = el(
     "button",
@@ -97,10 +138,22 @@ function piles(view, ui) {
     el(
       "span",
       { class: "pile-cards", "aria-hidden": "true" },
-      under ? el("span", { class: `${cardClasses(under)} under` }, cardFace(under)) : null,
-      top ? el("span", { class: `${cardClasses(top)} top${ui.fresh.discard ? ` fresh-land from-${ui.fresh.discard}` : ""}` }, cardFace(top)) : el("span", { class: "card empty" }),
+      under
+        ? el(
+            "span",
+            { class: `${cardClasses(under)} under`, dataset: { face: under, key: `face:${under}` } },
+            cardFace(under),
+          )
+        : null,
+      top
+        ? el("span", { class: `${cardClasses(top)} top`, dataset: { face: top, key: `face:${top}` } }, cardFace(top))
+        : el("span", { class: "card empty" }),
     ),
-    el("span", { class: "pile-label", id: "pile-top", text: top ? t("table.pile_top", { card: cardName(top, t) }) : t("table.pile_empty") }),
+    el("span", {
+      class: "pile-label",
+      id: "pile-top",
+      text: top ? t("table.pile_top", { card: cardName(top, t) }) : t("table.pile_empty"),
+    }),
   );
   return el("div", { class: "piles" }, stock, pile);
 }
@@ -109,7 +162,8 @@ function promptText(view, ui) {
   const { t } = ui;
   if (view.over) return t("turn.over");
   if (view.to_act !== 0) return t("turn.computer");
-  if (view.phase.startsWith("upcard")) return view.phase === "upcard_dealer" ? t("turn.upcard_after_pass") : t("turn.upcard");
+  if (view.phase.startsWith("upcard"))
+    return view.phase === "upcard_dealer" ? t("turn.upcard_after_pass") : t("turn.upcard");
   if (view.phase === "draw") return view.both_passed ? t("turn.draw_stock") : t("turn.draw");
   if (ui.selected && view.hand.includes(ui.selected)) return selectedPrompt(t, ui.selected);
   return t("turn.discard");
@@ -119,7 +173,14 @@ function messageArea(view, ui) {
   const { t } = ui;
   const children = [];
   if (ui.message) {
-    children.push(el("p", { class: `message ${ui.message.kind}`, role: ui.message.kind === "refusal" ? "alert" : "status", dataset: { message: ui.message.code || ui.message.kind }, text: ui.message.text }));
+    children.push(
+      el("p", {
+        class: `message ${ui.message.kind}`,
+        role: ui.message.kind === "refusal" ? "alert" : "status",
+        dataset: { message: ui.message.code || ui.message.kind },
+        text: ui.message.text,
+      }),
+    );
   } else {
     children.push(el("p", { class: "prompt", text: promptText(view, ui) }));
   }
@@ -135,7 +196,9 @@ function handOrder(view, ui) {
   melds.forEach((meld, i) => meld.forEach((card) => meldOf.set(card, i)));
   const sort = ui.settings.sort;
   if (sort === "suit" || sort === "rank") {
-    return [...view.hand].sort(sort === "suit" ? bySuit : byRank).map((card) => ({ card, group: meldOf.has(card) ? meldOf.get(card) : "dw" }));
+    return [...view.hand]
+      .sort(sort === "suit" ? bySuit : byRank)
+      .map((card) => ({ card, group: meldOf.has(card) ? meldOf.get(card) : "dw" }));
   }
   const out = [];
   melds.forEach((meld, i) => meld.forEach((card) => out.push({ card, group: i })));
@@ -168,15 +231,17 @@ function handArea(view, ui) {
     const classes = [cardClasses(card), "hand-card"];
     if (group !== "dw") classes.push("melded", `meld-${group % 4}`);
     else classes.push("loose");
-    if (ui.settings.sort === "melds" && group !== previous && index > 0) classes.push("group-start");
+    const first = ui.settings.sort === "melds" && group !== previous;
+    if (first && index > 0) classes.push("group-start");
+    if (first && group !== "dw") classes.push("meld-first");
     if (selected === card) classes.push("selected");
     if (taken) classes.push("unavailable");
     if (fresh === card) classes.push("fresh");
-    if (ui.fresh.draw === card) classes.push(`fresh-in from-${ui.fresh.drawFrom}`);
     if (ui.hintTarget === `card:${card}`) classes.push("hinted");
     previous = group;
     const badge = taken ? el("span", { class: "badge taken-badge", "aria-hidden": "true", text: "✕" }) : null;
-    const freshBadge = fresh === card ? el("span", { class: "badge fresh-badge", "aria-hidden": "true", text: t("table.fresh") }) : null;
+    const freshBadge =
+      fresh === card ? el("span", { class: "badge fresh-badge", "aria-hidden": "true", text: t("table.fresh") }) : null;
     const ddBadge =
       dd && dd[card] !== undefined && selected === card
         ? el("span", { class: "badge dd-badge", "aria-hidden": "true", text: String(dd[card]) })
@@ -192,6 +257,9 @@ function handArea(view, ui) {
         "aria-describedby": described || null,
         tabindex: card === rover ? "0" : "-1",
         title: taken ? t("table.taken") : null,
+        "data-meld-label": classes.includes("meld-first")
+          ? t(isSet(meldOf(card)) ? "hand.set_label" : "hand.run_label")
+          : null,
         // Still a live control: trying to discard it explains why not.
         dataset: { intent: "select", card, key: `card:${card}`, index, unavailable: taken ? "taken" : null },
       },
@@ -203,17 +271,41 @@ function handArea(view, ui) {
   });
   const points = view.arrangement ? view.arrangement.points : null;
   const info = [
-    el("span", { class: "deadwood-count", dataset: { points: points ?? "" }, text: t("table.deadwood", { points: points ?? "?" }) }),
+    el("span", {
+      class: "deadwood-count",
+      dataset: { points: points ?? "" },
+      text: t("table.deadwood", { points: points ?? "?" }),
+    }),
   ];
   if (selected && dd && dd[selected] !== undefined) {
-    info.push(el("span", { class: "if-discard", dataset: { points: dd[selected] }, text: ifDiscard(t, selected, dd[selected]) }));
+    info.push(
+      el("span", {
+        class: "if-discard",
+        dataset: { points: dd[selected] },
+        text: ifDiscard(t, selected, dd[selected]),
+      }),
+    );
   }
   const dealer = view.dealer === 0 ? el("span", { class: "chip dealer", text: t("table.dealer") }) : null;
   return el(
     "section",
     { class: "hand-area", "aria-label": t("table.hand") },
-    el("div", { class: "hand-info" }, el("span", { class: "seat-label" }, el("span", { class: "name", text: t("table.hand") }), dealer), info),
-    el("div", { class: `hand sort-${ui.settings.sort}`, role: "group", "aria-label": t("table.hand") }, cards),
+    el(
+      "div",
+      { class: "hand-info" },
+      el("span", { class: "seat-label" }, el("span", { class: "name", text: t("table.hand") }), dealer),
+      info,
+    ),
+    el(
+      "div",
+      {
+        class: `hand sort-${ui.settings.sort}`,
+        role: "group",
+        "aria-label": t("table.hand"),
+        dataset: { n: cards.length, g: cards.filter((c) => c.classList.contains("group-start")).length },
+      },
+      cards,
+    ),
     view.taken ? el("span", { id: "taken-note", class: "sr-only", text: t("table.taken") }) : null,
     fresh ? el("span", { id: "fresh-note", class: "sr-only", text: t("table.fresh_note") }) : null,
   );
@@ -238,9 +330,14 @@ function actionBar(view, ui) {
     buttons.push(button("discardSelected", t("btn.discard"), ui.selected && view.phase === "discard" ? "primary" : ""));
     const knocks = view.legal.filter((a) => a.type === "knock");
     const dd = view.discard_deadwood || {};
-    if (knocks.some((a) => dd[a.card] > 0)) buttons.push(button("knock", t("btn.knock"), `knock${ui.hintTarget === "knock" ? " hinted" : ""}`, { kind: "knock" }));
-    if (knocks.some((a) => dd[a.card] === 0)) buttons.push(button("knock", t("btn.gin"), `gin${ui.hintTarget === "gin" ? " hinted" : ""}`, { kind: "gin" }));
-    if (view.legal.some((a) => a.type === "big_gin")) buttons.push(button("bigGin", t("btn.big_gin"), `gin${ui.hintTarget === "big_gin" ? " hinted" : ""}`));
+    if (knocks.some((a) => dd[a.card] > 0))
+      buttons.push(
+        button("knock", t("btn.knock"), `knock${ui.hintTarget === "knock" ? " hinted" : ""}`, { kind: "knock" }),
+      );
+    if (knocks.some((a) => dd[a.card] === 0))
+      buttons.push(button("knock", t("btn.gin"), `gin${ui.hintTarget === "gin" ? " hinted" : ""}`, { kind: "gin" }));
+    if (view.legal.some((a) => a.type === "big_gin"))
+      buttons.push(button("bigGin", t("btn.big_gin"), `gin${ui.hintTarget === "big_gin" ? " hinted" : ""}`));
   }
   return el("nav", { class: "actions", "aria-label": t("table.actions") }, buttons);
 }
@@ -260,13 +357,19 @@ function notices(ui) {
   if (!ui.notices.length) return null;
   return el(
     "section",
-    { class: "notices", "aria-live": "polite" },
+    { class: "notices", "aria-live": "polite", dataset: { key: "notices" } },
     ui.notices.map((notice, index) =>
       el(
         "p",
         { class: `notice ${notice.kind}`, dataset: { notice: notice.key } },
         el("span", { text: ui.t(notice.key) }),
-        el("button", { type: "button", class: "dismiss", "aria-label": "×", dataset: { intent: "dismiss", index, key: `dismiss:${index}` }, text: "×" }),
+        el("button", {
+          type: "button",
+          class: "dismiss",
+          "aria-label": "×",
+          dataset: { intent: "dismiss", index, key: `dismiss:${index}` },
+          text: "×",
+        }),
       ),
     ),
   );
@@ -277,17 +380,27 @@ function bootPanel(ui) {
   if (boot.error) {
     return el(
       "section",
-      { class: "boot failed", role: "alert" },
+      { class: "boot failed", role: "alert", dataset: { key: "boot-failed" } },
       el("p", { text: t("boot.failed") }),
-      el("p", { text: t(`boot.${boot.error.code}`) !== `boot.${boot.error.code}` ? t(`boot.${boot.error.code}`) : t("boot.boot_failed") }),
-      el("details", { class: "detail" }, el("summary", { text: t("boot.details") }), el("p", { text: boot.error.detail })),
+      el("p", {
+        text:
+          t(`boot.${boot.error.code}`) !== `boot.${boot.error.code}`
+            ? t(`boot.${boot.error.code}`)
+            : t("boot.boot_failed"),
+      }),
+      el(
+        "details",
+        { class: "detail" },
+        el("summary", { text: t("boot.details") }),
+        el("p", { text: boot.error.detail }),
+      ),
       el("button", { type: "button", class: "btn primary", dataset: { intent: "retry" }, text: t("boot.retry") }),
     );
   }
   const step = Math.max(0, BOOT_STAGES.indexOf(boot.stage));
   return el(
     "section",
-    { class: "boot", "aria-busy": "true" },
+    { class: "boot", "aria-busy": "true", dataset: { key: "boot" } },
     el("h1", { text: t("title") }),
     el("div", { class: "boot-cards", "aria-hidden": "true" }, cardBack(), cardBack(), cardBack()),
     el("p", { class: "stage", text: t(`boot.${boot.stage}`) }),
@@ -331,13 +444,16 @@ export function render(root, view, ui) {
   const children = [notices(ui)];
   if (view) {
     const modal = Boolean(ui.panel) || ui.menuOpen;
-    const page = el("div", { class: "page" }, topBar(view, ui), table(view, ui));
+    const page = el("div", { class: "page", dataset: { key: "page" } }, topBar(view, ui), table(view, ui));
     if (modal) page.setAttribute("inert", "");
     children.push(page, overlay(view, ui), menuPanel(view, ui));
   } else {
     children.push(bootPanel(ui));
   }
-  root.replaceChildren(...children.filter(Boolean));
+  // Keyed update: what is still on the table stays the same node.
+  const next = document.createElement("div");
+  next.append(...children.filter(Boolean));
+  morphChildren(root, next);
 
   // Focus: what the app asked for, else the same control as before the
   // rebuild, else (a card just left the hand) its neighbour.

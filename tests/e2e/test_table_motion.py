@@ -1,0 +1,206 @@
+"""The table that moves (issue 13): kept nodes across renders, FLIP motion with the Web Animations
+API (none with reduced motion or speed "instant"), the one-row fan at five sizes, and a recording
+of one deal at three sizes into test-artifacts/ for a person to watch."""
+
+from __future__ import annotations
+
+import struct
+import time
+import zlib
+from pathlib import Path
+
+import pytest
+from test_table import button, settle, setup, ui
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts"
+MOVING = {"speed": "normal", "level": "easy", "sort": "melds"}
+FAN_SIZES = [(360, 740), (390, 844), (740, 360), (844, 390), (1280, 800)]
+
+
+def open_moving(page, open_app, size, reduced=False, settings=MOVING):
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    page.emulate_media(reduced_motion="reduce" if reduced else "no-preference")
+    open_app(page, hash="#seed=TEST-0001", settings=settings)
+    return settle(page)
+
+
+def running_animations(page):
+    return page.evaluate("document.getAnimations().filter(a => a.playState === 'running').length")
+
+
+def to_draw(page, view):
+    if view["phase"].startswith("upcard"):
+        button(page, "Pasar").click()
+        view = settle(page)
+    assert view["phase"] == "draw", view["phase"]
+    return view
+
+
+def test_hand_cards_stay_the_same_nodes_across_a_draw(page, open_app):
+    view = to_draw(page, open_moving(page, open_app, (390, 844), reduced=True))
+    card = view["hand"][0]
+    handle = page.locator(f'.hand [data-card="{card}"]').element_handle()
+    stock = page.locator(".pile.stock").element_handle()
+    button(page, "Mazo").click()
+    after = settle(page)
+    assert len(after["hand"]) == 11
+    assert handle.evaluate("(el) => el.isConnected")
+    assert handle.evaluate("(el, c) => el === document.querySelector(`.hand [data-card='${c}']`)", card)
+    assert stock.evaluate("(el) => el.isConnected && el === document.querySelector('.pile.stock')")
+
+
+def test_a_draw_and_a_deal_move(page, open_app):
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.emulate_media(reduced_motion="no-preference")
+    open_app(page, hash="#seed=TEST-0001", settings=MOVING)
+    # The first deal flies from the stock as the page opens.
+    assert running_animations(page) > 10
+    view = to_draw(page, settle(page))
+    page.wait_for_function("() => document.getAnimations().filter(a => a.playState === 'running').length === 0")
+    button(page, "Mazo").click()
+    page.wait_for_function("() => window.ginApp.view.phase === 'discard'")
+    drawn = page.evaluate("window.ginApp.view.drawn")
+    moving = page.evaluate(
+        "(c) => document.querySelector(`.hand [data-card='${c}']`).getAnimations().length", drawn
+    )
+    assert moving >= 1 and running_animations(page) >= 1
+
+
+@pytest.mark.parametrize("how", ["reduced-motion", "instant"])
+def test_nothing_moves_with_reduced_motion_or_instant(page, open_app, how):
+    settings = {**MOVING, "speed": "instant"} if how == "instant" else MOVING
+    view = to_draw(page, open_moving(page, open_app, (390, 844), reduced=how == "reduced-motion", settings=settings))
+    assert running_animations(page) == 0
+    button(page, "Mazo").click()
+    settle(page)
+    assert page.evaluate("document.getAnimations().length") == 0
+
+
+@pytest.mark.parametrize("size", FAN_SIZES, ids=[f"{w}x{h}" for w, h in FAN_SIZES])
+def test_the_fan_fits_in_one_row(page, open_app, size):
+    view = to_draw(page, open_moving(page, open_app, size, reduced=True))
+    button(page, "Mazo").click()
+    view = settle(page)
+    assert len(view["hand"]) == 11
+    width, height = size
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= width
+    assert page.evaluate("document.scrollingElement.scrollHeight") <= height
+    cards = page.locator(".hand .hand-card").evaluate_all(
+        """els => els.map(e => { const r = e.getBoundingClientRect();
+              return {card: e.dataset.card, name: e.getAttribute('aria-label'),
+                      left: r.left, right: r.right, top: r.top, bottom: r.bottom}; })"""
+    )
+    # One row: every card at the same height.
+    assert len({round(c["top"]) for c in cards}) == 1, cards
+    for i, c in enumerate(cards):
+        assert c["left"] >= 0 and c["right"] <= width and c["bottom"] <= height, c
+        assert c["name"] and c["name"].startswith(c["card"][0] if c["card"][0].isdigit() else ""), c
+        # A strip of the full height at least 28 px wide, and a tap there reaches this card.
+        visible = (cards[i + 1]["left"] if i + 1 < len(cards) else c["right"]) - c["left"]
+        assert visible >= 28, (size, c, visible)
+        x, y = c["left"] + min(visible, 28) / 2, (c["top"] + c["bottom"]) / 2
+        page.mouse.move(x, y)  # hovering (a mouse moving along the fan) keeps every strip reachable
+        hit = page.evaluate("([x, y]) => document.elementFromPoint(x, y).closest('.hand-card')?.dataset.card", [x, y])
+        assert hit == c["card"], (size, c["card"], hit)
+    # Melds are never split: each meld's cards are next to each other.
+    order = [c["card"] for c in cards]
+    for meld in view["arrangement"]["melds"]:
+        where = sorted(order.index(c) for c in meld)
+        assert where == list(range(where[0], where[0] + len(meld))), (meld, order)
+
+
+# --- a recording of one deal (an animated PNG: no video encoder is needed) ---------------------
+
+
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+
+def _png_parts(png: bytes):
+    at, ihdr, idat = 8, None, []
+    while at < len(png):
+        (length,) = struct.unpack(">I", png[at : at + 4])
+        kind, data = png[at + 4 : at + 8], png[at + 8 : at + 8 + length]
+        if kind == b"IHDR":
+            ihdr = data
+        elif kind == b"IDAT":
+            idat.append(data)
+        at += 12 + length
+    return ihdr, b"".join(idat)
+
+
+def write_apng(path: Path, frames: list[bytes], delays_ms: list[int]) -> None:
+    """Frames (PNG screenshots of one size) into one animated PNG."""
+    ihdr, _ = _png_parts(frames[0])
+    width, height = struct.unpack(">II", ihdr[:8])
+    out = [b"\x89PNG\r\n\x1a\n", _chunk(b"IHDR", ihdr), _chunk(b"acTL", struct.pack(">II", len(frames), 0))]
+    seq = 0
+    for i, (frame, delay) in enumerate(zip(frames, delays_ms)):
+        _, data = _png_parts(frame)
+        fctl = struct.pack(">IIIIIHHBB", seq, width, height, 0, 0, max(1, delay), 1000, 0, 0)
+        out.append(_chunk(b"fcTL", fctl))
+        seq += 1
+        if i == 0:
+            out.append(_chunk(b"IDAT", data))
+        else:
+            out.append(_chunk(b"fdAT", struct.pack(">I", seq) + data))
+            seq += 1
+    out.append(_chunk(b"IEND", b""))
+    path.write_bytes(b"".join(out))
+
+
+@pytest.mark.parametrize("size", [(390, 844), (844, 390), (1280, 800)], ids=["390x844", "844x390", "1280x800"])
+def test_record_one_deal(page, open_app, size):
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    page.emulate_media(reduced_motion="no-preference")
+    frames, stamps = [], []
+    open_app(page, hash="#seed=TEST-0001", settings={**MOVING, "speed": "slow"})
+
+    def film(seconds):
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            frames.append(page.screenshot(scale="css"))
+            stamps.append(time.monotonic())
+
+    film(2.5)  # the deal
+    view = settle(page)
+    if view["phase"].startswith("upcard"):
+        button(page, "Pasar").click()
+        film(1.5)
+        view = settle(page)
+    button(page, "Mazo").click()
+    film(1.2)  # the draw, melds re-forming
+    view = settle(page)
+    card = next(a["card"] for a in view["legal"] if a["type"] == "discard")
+    page.locator(f'.hand [data-card="{card}"]').dblclick()
+    film(2.5)  # the discard, the computer's draw and discard
+    assert len(frames) >= 10
+    delays = [round((b - a) * 1000) for a, b in zip(stamps, stamps[1:])] + [1000]
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / f"deal-{size[0]}x{size[1]}.apng"
+    write_apng(path, frames, delays)
+    assert path.read_bytes()[37:41] == b"acTL"
+
+
+@pytest.mark.parametrize("size", [(390, 844), (1280, 800)], ids=["phone", "desktop"])
+def test_drag_a_card_onto_the_pile_discards_it(page, open_app, size):
+    view = to_draw(page, open_moving(page, open_app, size, reduced=True))
+    button(page, "Mazo").click()
+    view = settle(page)
+    card = next(a["card"] for a in view["legal"] if a["type"] == "discard")
+    box = page.locator(f'.hand [data-card="{card}"]').bounding_box()
+    pile = page.locator(".pile.discard-pile .pile-cards").bounding_box()
+    # A drag that ends away from the pile changes nothing.
+    page.mouse.move(box["x"] + 10, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(box["x"] + 10, box["y"] - 60, steps=4)
+    page.mouse.up()
+    assert settle(page) == view and ui(page)["selected"] is None
+    page.mouse.move(box["x"] + 10, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(pile["x"] + pile["width"] / 2, pile["y"] + pile["height"] / 2, steps=8)
+    page.mouse.up()
+    after = settle(page)
+    assert card not in after["hand"]
+    assert card in after["discard"] or after["history"]

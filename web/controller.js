@@ -1,0 +1,352 @@
+// The game controller: the one queue of engine calls, the computer's turns,
+// autosave (the match, and the selection or open knock panel beside it),
+// opening or resuming a match, and boot. It changes the shared state and
+// asks the composition root to draw; it never touches the DOM itself.
+
+import { createEngine, EngineError } from "./engine.js";
+import { newSeed, seedFromHash } from "./seed.js";
+import { computerMove } from "./words.js";
+import { restoredKnock } from "./knock.js";
+import { DEFAULT_SETTINGS, SPEED_DELAY_MS } from "./settings.js";
+
+// Engine refusals: shown as a short message, the table stays as it was.
+const REFUSALS = new Set([
+  "must_draw_first",
+  "cannot_discard_taken_upcard",
+  "deadwood_too_high",
+  "not_your_turn",
+  "invalid_melds",
+  "game_over",
+  "must_take_or_pass",
+  "must_draw_from_stock",
+  "already_drawn",
+  "card_not_in_hand",
+  "not_upcard_phase",
+  "big_gin_not_allowed",
+  "not_big_gin",
+  "bad_action",
+  "empty_discard_pile",
+]);
+
+export function createController({ state, storage, draw, announce, notify, onReady }) {
+  let engine = null;
+  let generation = 0; // bumps on every new match: stale computer loops stop
+  let work = Promise.resolve(); // the chain of engine calls; idle() waits on it
+  let keptUi = "";
+
+  // The selection and an open knock panel (with the player's edits) are kept
+  // beside the save, for the position they belong to, so a reload comes back
+  // to the same screen.
+  function keepUi() {
+    if (!state.view || !state.save || !Array.isArray(state.save.actions) || !storage.available) return;
+    const draft = state.ui.panel === "knock" ? state.ui.knock : null;
+    const value = {
+      seed: state.view.seed,
+      actions: state.save.actions.length,
+      selected: state.ui.selected,
+      knock: draft ? { type: draft.type, card: draft.card, melds: draft.melds } : null,
+    };
+    const text = JSON.stringify(value);
+    if (text !== keptUi && storage.writeUi(value)) keptUi = text;
+  }
+
+  function restoreUi() {
+    const kept = storage.readUi();
+    const view = state.view;
+    if (!kept || !view || !state.save || state.ui.panel || view.over || view.to_act !== 0) return;
+    if (kept.seed !== view.seed || kept.actions !== (state.save.actions || []).length) return;
+    if (typeof kept.selected === "string" && view.hand.includes(kept.selected)) {
+      state.ui.selected = kept.selected;
+      state.ui.focus = `card:${kept.selected}`;
+    }
+    const draft = kept.knock ? restoredKnock(state.view, kept.knock) : null;
+    if (draft) {
+      state.ui.knock = draft;
+      state.ui.panel = "knock";
+      state.ui.focus = "confirm";
+    }
+  }
+
+  function persistSettings() {
+    if (!storage.writeSettings(state.settings) && storage.available) notify("storage.full", "warning");
+  }
+
+  function persistMatch(save) {
+    if (!save) return;
+    state.save = save;
+    if (!storage.available) return; // told once at start-up
+    if (!storage.writeMatch(save)) notify("storage.full", "warning");
+  }
+
+  // Keep the URL naming the current match's seed, so a reload (or a shared
+  // link) lands on the same match.
+  function showSeedInUrl(seed) {
+    const hash = `#seed=${encodeURIComponent(seed)}`;
+    if (location.hash !== hash) history.replaceState(null, "", hash);
+  }
+
+  function accept(result) {
+    if (result.view) state.view = result.view;
+    if (result.save) persistMatch(result.save);
+    if (state.view) showSeedInUrl(state.view.seed);
+    noticeFinishedDeal();
+  }
+
+  // A deal that ends starts the next at once: the result panel shows the
+  // finished one (history grows) and holds the computer until "Siguiente".
+  function noticeFinishedDeal() {
+    const view = state.view;
+    if (!view) return;
+    const count = view.history.length;
+    if (count > state.ui.seenDeals) {
+      state.ui.seenDeals = count;
+      state.ui.result = view.history[count - 1];
+      state.ui.panel = "deal";
+      state.ui.knock = null;
+      state.ui.selected = null;
+      state.ui.focus = "next";
+    } else if (count < state.ui.seenDeals) {
+      state.ui.seenDeals = count; // a new match
+    }
+  }
+
+  // A fresh view from a new or loaded match: nothing selected, nothing to
+  // replay. A deal result the player has not closed yet (the page reloaded
+  // while it was shown, or before it could be) opens again; a finished match
+  // shows its result.
+  function resetUi(acknowledged = Infinity) {
+    const view = state.view;
+    const count = view ? view.history.length : 0;
+    const pending = count && view.history[count - 1].number > acknowledged ? view.history[count - 1] : null;
+    const panel = pending ? "deal" : view && view.over ? "match" : null;
+    Object.assign(state.ui, {
+      selected: null,
+      panel,
+      knock: null,
+      result: pending,
+      seenDeals: count,
+      focus: panel === "deal" ? "next" : panel === "match" ? "again" : null,
+      message: null,
+      hintTarget: null,
+      lastComputer: null,
+      rover: null,
+      levelNote: false,
+    });
+  }
+
+  // The player closed the result of deal `number` (0: a new match): a reload
+  // must not show it again, nor miss one not closed yet.
+  function acknowledge(number) {
+    if (state.view && storage.available) storage.writeAcknowledged(state.view.seed, number);
+  }
+
+  // Every engine call goes through here, one at a time, in order.
+  function enqueue(task) {
+    const run = work.then(task, task);
+    work = run.catch(() => {});
+    return run;
+  }
+
+  async function startMatch(seed) {
+    generation++;
+    const result = await engine.call("new_match", {
+      seed,
+      profile: state.settings.profile,
+      options: state.settings.profile === "custom" ? customOptions() : {},
+      level: state.settings.level,
+    });
+    state.ui.seenDeals = 0;
+    accept(result);
+    acknowledge(0);
+    resetUi();
+    state.ui.profileNote = false;
+  }
+
+  // Resume the saved match if there is one (and it is the URL's seed, when the
+  // URL names one); otherwise start the URL's match or a new one.
+  async function openMatch() {
+    const wanted = seedFromHash(location.hash);
+    const stored = storage.readMatch();
+    if (stored.status === "corrupt") {
+      storage.setAsideMatch(stored.raw);
+      notify("storage.broken", "warning");
+    } else if (stored.status === "ok" && (!wanted || String(stored.save.seed).toUpperCase() === wanted)) {
+      try {
+        const loaded = await engine.call("load", { save: stored.save });
+        state.ui.seenDeals = loaded.view.history.length;
+        accept(loaded);
+        // A save from before this was kept has nothing pending.
+        resetUi(storage.readAcknowledged(loaded.view.seed) ?? Infinity);
+        restoreUi();
+        return;
+      } catch (err) {
+        // bad_save, or any other failure to replay it: a save must never keep
+        // the page from opening, so it goes aside and a new match starts.
+        if (!(err instanceof EngineError) || err.code === "not_ready") throw err;
+        storage.setAsideMatch(stored.raw);
+        notify("storage.broken", "warning");
+      }
+    }
+    try {
+      await startMatch(wanted || newSeed());
+    } catch (err) {
+      if (!wanted) throw err;
+      await startMatch(newSeed()); // the URL's seed was refused by the engine
+    }
+  }
+
+  const delay = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  function customOptions() {
+    const c = { ...DEFAULT_SETTINGS.custom, ...(state.settings.custom || {}) };
+    const options = { gin_bonus: c.gin_bonus, undercut_bonus: c.undercut_bonus, target: c.target };
+    if (c.big_gin_bonus) options.big_gin_bonus = c.big_gin_bonus;
+    return options;
+  }
+
+  // What the computer just did, as a move words.js can tell in either language.
+  function computerMoveOf(action, events, before) {
+    const seen = (events || []).find((e) => e.seat === 1 && e.type === action.type) || {};
+    const showdown = (events || []).find((e) => e.type === "showdown");
+    const card = seen.card || action.card || (action.type === "take" ? before.discard.at(-1) : null) || null;
+    return { type: action.type, from: action.from || null, card, gin: Boolean(showdown && showdown.kind === "gin") };
+  }
+
+  // The computer plays its turns one step at a time, drawing after each; it
+  // waits while a result panel is open.
+  async function computerTurns() {
+    const mine = generation;
+    while (state.view && !state.view.over && state.view.to_act === 1 && mine === generation && !state.ui.panel) {
+      await delay(SPEED_DELAY_MS[state.settings.speed] ?? SPEED_DELAY_MS.normal);
+      if (mine !== generation || state.ui.panel) return;
+      const before = state.view;
+      const result = await engine.call("computer_step", {});
+      accept(result);
+      const move = computerMoveOf(result.action, result.events, before);
+      state.ui.lastComputer = move;
+      announce(computerMove(state.t, move));
+      draw();
+    }
+  }
+
+  // text: (t) => string, so the message follows a change of language.
+  function setMessage(kind, code, text) {
+    state.ui.message = { kind, code, text };
+    if (kind !== "hint") announce(text(state.t));
+  }
+
+  function refusalText(code) {
+    const limit = state.view ? state.view.rules.knock_limit : 10;
+    return (t) => {
+      const key = `error.${code}`;
+      const text = t(key, { limit });
+      return text === key ? t("error.generic") : text;
+    };
+  }
+
+  // Every engine call that changes the game: one at a time, the table busy
+  // meanwhile, then the computer's turns. Refusals become a short message and
+  // leave the table exactly as it was.
+  function play(task) {
+    return enqueue(async () => {
+      state.busy = true;
+      draw();
+      try {
+        await task();
+        await computerTurns();
+      } catch (err) {
+        if (err.code && REFUSALS.has(err.code)) {
+          setMessage("refusal", err.code, refusalText(err.code));
+        } else {
+          notify(
+            err.code && state.t(`error.${err.code}`) !== `error.${err.code}` ? `error.${err.code}` : "error.generic",
+            "error",
+          );
+          console.error(err);
+        }
+      } finally {
+        state.busy = false;
+        draw();
+      }
+    });
+  }
+
+  function refuseLocally(code) {
+    setMessage("refusal", code, refusalText(code));
+    draw();
+  }
+
+  // The human's move. While the computer is playing, say so instead.
+  function act(action, after = () => {}) {
+    if (!state.view || state.ui.panel === "deal" || state.ui.panel === "match") return;
+    if (state.busy) {
+      if (state.view.to_act === 1) refuseLocally("not_your_turn");
+      return;
+    }
+    const before = state.view;
+    play(async () => {
+      const result = await engine.call("act", { action });
+      state.ui.message = null;
+      state.ui.hintTarget = null;
+      state.ui.selected = null;
+      state.ui.lastComputer = null;
+      accept(result);
+      if (action.type === "draw" || action.type === "take") {
+        const drawn = state.view.hand.find((c) => !before.hand.includes(c));
+        state.ui.focus = drawn ? `card:${drawn}` : null;
+      }
+      after();
+      draw();
+    });
+  }
+
+  async function boot() {
+    if (engine) engine.terminate();
+    state.boot = { stage: "start", error: null };
+    draw();
+    engine = createEngine({
+      onProgress(stage) {
+        state.boot.stage = stage;
+        draw();
+      },
+    });
+    try {
+      const { timings } = await engine.ready;
+      await enqueue(openMatch);
+      state.boot.stage = "ready";
+      draw();
+      play(async () => {}); // the computer may be the one to move
+      onReady({ timings, seed: state.view.seed, at: performance.now() });
+      registerServiceWorker();
+    } catch (err) {
+      console.error(err);
+      state.boot.error = {
+        code: err.code || "boot_failed",
+        stage: err.stage || state.boot.stage,
+        detail: err.detail || String(err),
+      };
+      draw();
+    }
+  }
+
+  // After the first boot, so precaching never competes with it.
+  function registerServiceWorker() {
+    if (!("serviceWorker" in navigator)) return;
+    navigator.serviceWorker.register("./sw.js").catch((err) => console.warn("service worker:", err));
+  }
+
+  return {
+    act,
+    play,
+    accept,
+    acknowledge,
+    startMatch,
+    setMessage,
+    refuseLocally,
+    persistSettings,
+    keepUi,
+    boot,
+    call: (method, params) => engine.call(method, params),
+    idle: () => work,
+  };
+}

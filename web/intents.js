@@ -1,0 +1,316 @@
+// What the player can do: each intent (from input.js, drag.js) changes the
+// UI state or asks the controller for a move. Intents never read the DOM.
+
+import { cardPoints } from "./cards.js";
+import { newSeed } from "./seed.js";
+import { hintAction, newDeal } from "./words.js";
+import { knockDraft, moveInDraft, resetDraft } from "./knock.js";
+import { DEFAULT_SETTINGS, SPEED_DELAY_MS } from "./settings.js";
+import { toggleFullscreen } from "./fullscreen.js";
+
+export function createIntents({ state, game, draw, announce, setLanguage, clearLog }) {
+  const { act, play, accept, acknowledge, startMatch, setMessage, refuseLocally, persistSettings, boot, call } = game;
+  const intents = {
+    select({ card }) {
+      if (!state.view || state.ui.panel) return;
+      if (state.ui.selected === card) {
+        act({ type: "discard", card });
+        return;
+      }
+      state.ui.selected = card;
+      if (state.ui.message && state.ui.message.kind === "refusal") state.ui.message = null;
+      state.ui.focus = `card:${card}`;
+      draw();
+    },
+    discardSelected() {
+      if (!state.view) return;
+      if (!state.ui.selected || !state.view.hand.includes(state.ui.selected)) {
+        if (state.view.phase === "discard" || state.view.to_act !== 0)
+          refuseLocally(state.view.to_act === 0 ? "select_first" : "not_your_turn");
+        else act({ type: "discard", card: state.view.hand[0] }); // the engine says why not
+        return;
+      }
+      act({ type: "discard", card: state.ui.selected });
+    },
+    // A card dropped on the pile: the same discard as two taps.
+    dragDiscard({ card }) {
+      if (!state.view || !state.view.hand.includes(card) || state.ui.panel) return;
+      act({ type: "discard", card });
+    },
+    take() {
+      act({ type: "take" });
+    },
+    pass() {
+      act({ type: "pass" });
+    },
+    drawStock() {
+      act({ type: "draw", from: "stock" });
+    },
+    drawDiscard() {
+      act({ type: "draw", from: "discard" });
+    },
+    knock({ kind }) {
+      const view = state.view;
+      if (!view || state.busy || view.to_act !== 0) return;
+      const dd = view.discard_deadwood || {};
+      const options = view.legal.filter(
+        (a) => a.type === "knock" && (kind === "gin" ? dd[a.card] === 0 : dd[a.card] > 0),
+      );
+      if (!options.length) return;
+      // The selected card if it allows this, else the best discard for it:
+      // least deadwood left, then the highest card thrown.
+      let action = options.find((a) => a.card === state.ui.selected);
+      if (!action) {
+        action = [...options].sort((a, b) => dd[a.card] - dd[b.card] || cardPoints(b.card) - cardPoints(a.card))[0];
+        state.ui.selected = action.card;
+      }
+      state.ui.knock = knockDraft(state.view, action);
+      state.ui.panel = "knock";
+      state.ui.message = null;
+      state.ui.focus = "confirm";
+      draw();
+    },
+    bigGin() {
+      const view = state.view;
+      const action = view && view.legal.find((a) => a.type === "big_gin");
+      if (!action || state.busy) return;
+      state.ui.knock = knockDraft(state.view, action);
+      state.ui.panel = "knock";
+      state.ui.focus = "confirm";
+      draw();
+    },
+    // Move one card between melds and deadwood while the knock stays legal.
+    knockMove({ card }) {
+      const draft = state.ui.knock;
+      if (!draft || draft.type === "big_gin") return;
+      const refused = moveInDraft(draft, card, state.view.rules.knock_limit);
+      const key = refused === "cannot_add" ? "knock.cannot_add" : "knock.cannot_move";
+      if (refused) setMessage("info", refused, (t) => t(key));
+      else state.ui.message = null;
+      state.ui.focus = `knock:${card}`;
+      draw();
+    },
+    resetKnock() {
+      const draft = state.ui.knock;
+      if (!draft) return;
+      resetDraft(draft);
+      state.ui.message = null;
+      draw();
+    },
+    confirmKnock() {
+      const draft = state.ui.knock;
+      if (!draft || state.busy) return;
+      const action =
+        draft.type === "big_gin"
+          ? { type: "big_gin", melds: draft.melds }
+          : { type: "knock", card: draft.card, melds: draft.melds };
+      // On a refusal the panel stays open with the message.
+      play(async () => {
+        const result = await call("act", { action });
+        state.ui.message = null;
+        state.ui.hintTarget = null;
+        state.ui.panel = null;
+        state.ui.knock = null;
+        accept(result);
+      });
+    },
+    hint() {
+      if (!state.view || state.busy || state.view.to_act !== 0 || state.view.over) {
+        if (state.view && state.view.to_act === 1) refuseLocally("not_your_turn");
+        return;
+      }
+      play(async () => {
+        const { hint } = await call("hint", {});
+        const a = hint.action;
+        const dd = state.view.discard_deadwood || {};
+        const gin = a.type === "knock" && dd[a.card] === 0;
+        const targets = { take: "take", pass: "pass", big_gin: "big_gin", discard: `card:${a.card}` };
+        let target = targets[a.type] || null;
+        if (a.type === "draw") target = a.from === "discard" ? "discard" : "stock";
+        if (a.type === "knock") target = gin ? "gin" : "knock";
+        // Reason codes come from gin/ai, some with parameters (hint.params).
+        const reasonOf = (t) => {
+          const key = `reason.${hint.reason}`;
+          const text = t(key, hint.params || {});
+          return text === key ? "" : text;
+        };
+        setMessage("hint", hint.reason, (t) =>
+          t("hint.label", { action: hintAction(t, a, gin), reason: reasonOf(t) }).trim(),
+        );
+        state.ui.hintTarget = target;
+        if (a.card && (a.type === "discard" || a.type === "knock")) state.ui.selected = a.card;
+      });
+    },
+    next() {
+      if (state.ui.panel !== "deal") return;
+      if (state.ui.result) acknowledge(state.ui.result.number);
+      state.ui.result = null;
+      state.ui.panel = state.view && state.view.over ? "match" : null;
+      state.ui.focus = state.ui.panel === "match" ? "again" : null;
+      state.ui.lastComputer = null;
+      if (!state.ui.panel) {
+        announce(newDeal(state.t, state.view.deal_number, state.view.dealer));
+        state.ui.focus =
+          state.view.to_act === 0 ? (state.view.phase.startsWith("upcard") ? "act:take" : "stock") : null;
+      }
+      draw();
+      play(async () => {}); // the computer may deal the first move
+    },
+    again() {
+      state.ui.panel = null;
+      play(() => startMatch(newSeed()));
+    },
+    openMenu() {
+      state.ui.menuOpen = true;
+      state.ui.focus = "closeMenu";
+      draw();
+    },
+    closeMenu() {
+      state.ui.menuOpen = false;
+      state.ui.focus = "menu";
+      draw();
+      play(async () => {});
+    },
+    help() {
+      state.ui.menuOpen = false;
+      state.ui.panel = "help";
+      state.ui.focus = "closeHelp";
+      draw();
+    },
+    closeHelp() {
+      state.ui.panel = null;
+      state.ui.menuOpen = true;
+      state.ui.focus = "help";
+      draw();
+    },
+    newMatch() {
+      state.ui.menuOpen = false;
+      state.ui.panel = "confirmNew";
+      state.ui.focus = "confirmNew";
+      draw();
+    },
+    confirmNew() {
+      state.ui.panel = null;
+      play(() => startMatch(newSeed()));
+    },
+    cancel() {
+      if (state.ui.panel === "knock") {
+        state.ui.knock = null;
+        state.ui.focus = state.ui.selected ? `card:${state.ui.selected}` : null;
+      }
+      if (["knock", "confirmNew", "confirmReplay", "help"].includes(state.ui.panel)) state.ui.panel = null;
+      state.ui.message = null;
+      draw();
+      play(async () => {});
+    },
+    escape() {
+      if (state.ui.menuOpen) return intents.closeMenu();
+      if (state.ui.panel === "help") return intents.closeHelp();
+      if (["knock", "confirmNew", "confirmReplay"].includes(state.ui.panel)) return intents.cancel();
+      if (state.ui.panel) return;
+      const focused = state.ui.selected;
+      state.ui.selected = null;
+      state.ui.hintTarget = null;
+      state.ui.message = null;
+      if (focused) state.ui.focus = `card:${focused}`;
+      draw();
+    },
+    // "Repetir": after a finished match at once; in the middle of one, only
+    // once the player confirms (like "Nueva partida").
+    replay() {
+      if (!state.view) return;
+      state.ui.menuOpen = false;
+      if (!state.view.over) {
+        state.ui.panel = "confirmReplay";
+        state.ui.focus = "confirmReplay";
+        draw();
+        return;
+      }
+      intents.confirmReplay();
+    },
+    confirmReplay() {
+      if (!state.view) return;
+      const seed = state.view.seed;
+      state.ui.panel = null;
+      play(() => startMatch(seed));
+    },
+    rove({ card }) {
+      state.ui.rover = card || null; // no render: input.js moved the focus itself
+    },
+    faster() {
+      // "Acelerar" toggles between fast and normal play of the computer's turns.
+      state.settings.speed = state.settings.speed === "fast" || state.settings.speed === "instant" ? "normal" : "fast";
+      persistSettings();
+      draw();
+    },
+    level({ value }) {
+      if (!["easy", "normal", "hard"].includes(value)) return;
+      state.settings.level = value;
+      persistSettings();
+      state.ui.levelNote = true;
+      if (state.view) play(async () => accept(await call("set_level", { level: value })));
+      else draw();
+    },
+    profile({ value }) {
+      if (!["traditional", "standard", "custom"].includes(value)) return;
+      state.settings.profile = value;
+      state.ui.profileNote = true;
+      persistSettings();
+      draw();
+    },
+    customOption({ name, value }) {
+      const allowed = {
+        gin_bonus: [20, 25],
+        undercut_bonus: [10, 20, 25],
+        big_gin_bonus: [null, 25, 31, 50],
+        target: [100, 250, 500],
+      };
+      if (!(name in allowed)) return;
+      const parsed = value === "off" ? null : Number(value);
+      if (!allowed[name].includes(parsed)) return;
+      state.settings.custom = { ...DEFAULT_SETTINGS.custom, ...(state.settings.custom || {}), [name]: parsed };
+      state.ui.profileNote = true;
+      persistSettings();
+      draw();
+    },
+    lang({ value }) {
+      if (!["es", "en"].includes(value)) return;
+      state.settings.lang = value;
+      setLanguage(value);
+      persistSettings();
+      clearLog(); // the log's old lines are in the other language
+      draw();
+    },
+    language() {
+      intents.lang({ value: state.lang === "es" ? "en" : "es" });
+    },
+    speed({ value }) {
+      if (!(value in SPEED_DELAY_MS)) return;
+      state.settings.speed = value;
+      persistSettings();
+      draw();
+    },
+    sort({ value }) {
+      if (!["melds", "suit", "rank"].includes(value)) return;
+      state.settings.sort = value;
+      persistSettings();
+      draw();
+    },
+    fourColour({ value }) {
+      state.settings.fourColour = Boolean(value);
+      persistSettings();
+      draw();
+    },
+    dismiss({ index }) {
+      state.notices.splice(Number(index), 1);
+      draw();
+    },
+    retry() {
+      boot();
+    },
+    fullscreen() {
+      toggleFullscreen(); // the fullscreenchange listener redraws
+    },
+  };
+  return intents;
+}

@@ -1,0 +1,171 @@
+// The motion layer: FLIP with the Web Animations API. Before a render it
+// measures where every card on the table is (by card, not by node: a card
+// that goes from the hand to the pile is followed); after the render it
+// animates each card from where it was to where it is now. Cards that were
+// not on the table come from where the game says: a draw from the stock,
+// the computer's discard from its hand; a new deal flies from the stock one
+// card at a time, then turns the upcard; a deal result turns the
+// computer's cards face up and moves the layoffs onto the melds they join.
+// Nothing moves with prefers-reduced-motion or speed "instant"; animations
+// never hold input (they are visual only).
+
+const reducedMotion = () => globalThis.matchMedia && matchMedia("(prefers-reduced-motion: reduce)").matches;
+
+function cardId(node) {
+  return node.dataset.card || node.dataset.face || null;
+}
+
+function rectOf(node) {
+  return node ? node.getBoundingClientRect() : null;
+}
+
+function running(node) {
+  return node.getAnimations().some((a) => a.playState === "running" || a.playState === "pending");
+}
+
+function translate(from, to) {
+  const dx = from.left + from.width / 2 - (to.left + to.width / 2);
+  const dy = from.top + from.height / 2 - (to.top + to.height / 2);
+  const scale = to.width ? from.width / to.width : 1;
+  return { dx, dy, scale };
+}
+
+export function createMotion(root) {
+  let before = null;
+  let shownDeal = null;
+  let shownResult = null;
+  let playedBefore = 0;
+
+  function tableCards() {
+    return [...root.querySelectorAll(".table [data-card], .table [data-face]")];
+  }
+
+  function measure() {
+    const cards = new Map();
+    for (const node of tableCards()) {
+      const id = cardId(node);
+      if (id && !cards.has(id)) cards.set(id, { rect: rectOf(node), animating: running(node) });
+    }
+    before = {
+      cards,
+      stock: rectOf(root.querySelector(".table .stock .pile-cards")),
+      pile: rectOf(root.querySelector(".table .discard-pile .pile-cards")),
+      opp: rectOf(root.querySelector(".table .opp-backs")),
+      backs: root.querySelectorAll(".table .opp-backs .card").length,
+    };
+  }
+
+  function fly(node, from, duration, { delay = 0, turn = false } = {}) {
+    const to = rectOf(node);
+    if (!from || !to) return;
+    const { dx, dy, scale } = translate(from, to);
+    const start = `translate(${dx}px, ${dy}px) scale(${scale})${turn ? " scaleX(0.15)" : ""}`;
+    node.animate(
+      [
+        { transform: start, zIndex: 5 },
+        { transform: "none", zIndex: 5 },
+      ],
+      {
+        duration,
+        delay,
+        easing: "cubic-bezier(.2,.7,.3,1)",
+        fill: "backwards",
+      },
+    );
+  }
+
+  function turnOver(node, duration, delay = 0) {
+    node.animate([{ transform: "scaleX(0.05)" }, { transform: "none" }], {
+      duration,
+      delay,
+      easing: "ease-out",
+      fill: "backwards",
+    });
+  }
+
+  function deal(view, duration) {
+    const stock = rectOf(root.querySelector(".table .stock .pile-cards"));
+    const mine = [...root.querySelectorAll(".table .hand .hand-card")];
+    const theirs = [...root.querySelectorAll(".table .opp-backs .card")];
+    const step = duration * 0.3;
+    const humanFirst = view.dealer === 1; // the non-dealer gets the first card
+    mine.forEach((node, i) => fly(node, stock, duration, { delay: (2 * i + (humanFirst ? 0 : 1)) * step, turn: true }));
+    theirs.forEach((node, i) => fly(node, stock, duration, { delay: (2 * i + (humanFirst ? 1 : 0)) * step }));
+    const upcard = root.querySelector(".table .discard-pile .card.top");
+    const last = 2 * Math.max(mine.length, theirs.length) * step;
+    if (upcard && stock) {
+      // From the stock, face down (edge-on), then turned face up on the pile.
+      const { dx, dy, scale } = translate(stock, rectOf(upcard));
+      upcard.animate(
+        [
+          { transform: `translate(${dx}px, ${dy}px) scale(${scale}) scaleX(0.05)` },
+          { transform: "scaleX(0.05)", offset: 0.5 },
+          { transform: "none" },
+        ],
+        { duration: duration * 2, delay: last, easing: "ease-out", fill: "backwards" },
+      );
+    }
+  }
+
+  // The deal result: the computer's cards turn face up one after another;
+  // laid-off cards travel from the defender's row onto the melds they join.
+  function showdown(duration) {
+    const panel = root.querySelector(".panel.deal");
+    if (!panel) return;
+    const theirs = [...panel.querySelectorAll(".hand-summary.seat-1 .card")];
+    theirs.forEach((node, i) => turnOver(node, duration, i * duration * 0.12));
+    const after = theirs.length * duration * 0.12 + duration;
+    for (const laid of panel.querySelectorAll(".meld-row .card.laid")) {
+      const from = panel.querySelector(`.laid-row [data-face="${laid.dataset.face}"]`);
+      fly(laid, rectOf(from), duration * 1.5, { delay: after });
+    }
+  }
+
+  function play(view, ui, duration) {
+    const was = before;
+    before = null;
+    if (!view || !duration || reducedMotion()) {
+      if (view) shownDeal = `${view.seed}:${view.deal_number}`;
+      return;
+    }
+    const played = view.events.filter((e) => e.type !== "pass").length;
+    if (ui.panel === "deal" && ui.result) {
+      const key = `${view.seed}:${ui.result.number}`;
+      if (key !== shownResult) showdown(duration);
+      shownResult = key;
+      return;
+    }
+    if (ui.panel || ui.menuOpen) return;
+    // A new deal (or the same seed replayed): nothing but passes played yet.
+    const dealKey = `${view.seed}:${view.deal_number}`;
+    const newDeal = dealKey !== shownDeal || (played === 0 && playedBefore > 0);
+    playedBefore = played;
+    if (newDeal) {
+      shownDeal = dealKey;
+      if (played === 0) deal(view, duration);
+      return;
+    }
+    if (!was) return;
+    for (const node of tableCards()) {
+      const id = cardId(node);
+      const old = was.cards.get(id);
+      if (old) {
+        if (old.animating) continue;
+        const now = rectOf(node);
+        if (Math.abs(now.left - old.rect.left) > 1 || Math.abs(now.top - old.rect.top) > 1)
+          fly(node, old.rect, duration);
+      } else if (node.closest(".hand")) {
+        fly(node, was.stock, duration * 1.2, { turn: true }); // drawn from the stock
+      } else if (node.closest(".discard-pile")) {
+        fly(node, was.opp, duration * 1.2); // the computer's discard
+      } else if (node.closest(".opp-known")) {
+        fly(node, was.pile, duration);
+      }
+    }
+    const backs = [...root.querySelectorAll(".table .opp-backs .card")];
+    // The computer drew from the stock (a card from the pile is a known one, above).
+    if (backs.length > was.backs) fly(backs[backs.length - 1], was.stock, duration * 1.2);
+  }
+
+  return { measure, play };
+}
