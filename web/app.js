@@ -10,6 +10,9 @@ import { render } from "./render.js";
 import { bindInput } from "./input.js";
 import { cardPoints, isMeld, orderMeld } from "./cards.js";
 import { computerMove, hintAction, newDeal } from "./words.js";
+import { createHistory, matchId } from "./history.js";
+import { openStats, openGames } from "./statspanel.js";
+import { openViewer } from "./viewer.js";
 
 const SPEED_DELAY_MS = { instant: 0, fast: 150, normal: 450, slow: 900 };
 const DEFAULT_SETTINGS = {
@@ -74,6 +77,9 @@ const state = {
   },
 };
 const announcer = document.getElementById("announcer");
+// Finished matches and statistics (history.js); engine calls outside the
+// match's queue, since they never touch the current match.
+const kept = createHistory(storage, (method, params) => engine.call(method, params));
 
 let engine = null;
 let generation = 0; // bumps on every new match: stale computer loops stop
@@ -211,6 +217,12 @@ function accept(result) {
   if (result.save) persistMatch(result.save);
   if (state.view) showSeedInUrl(state.view.seed);
   noticeFinishedDeal();
+  // A finished match is kept and counted once (history.js knows it by its
+  // seed, rules and actions: a reload or the end screen again adds nothing).
+  if (state.view && state.view.over && result.save) {
+    const save = result.save;
+    enqueue(() => kept.keep(save)).catch((err) => console.warn("history:", err));
+  }
 }
 
 // A deal that ends starts the next at once: the result panel shows the
@@ -742,7 +754,56 @@ const intents = {
   retry() {
     boot();
   },
+  // Issue 15: statistics, the kept matches and the replay viewer open in
+  // sheets of their own (statspanel.js, viewer.js) and come back here.
+  stats() {
+    state.ui.menuOpen = false;
+    draw();
+    openStats({ ...sheetContext(), applySettings: importSettings, onClose: backToMenu("stats") });
+  },
+  games() {
+    state.ui.menuOpen = false;
+    draw();
+    openGames({ ...sheetContext(), watch: (save, back) => openViewer(save, { ...sheetContext(), onClose: back }), onClose: backToMenu("games") });
+  },
+  watch() {
+    if (!state.view || !state.view.over || !state.save) return;
+    openViewer(state.save, {
+      ...sheetContext(),
+      onClose: () => {
+        state.ui.focus = "watch";
+        draw();
+      },
+    });
+  },
 };
+
+function sheetContext() {
+  return {
+    t: () => state.t,
+    lang: () => state.lang,
+    call: (method, params) => engine.call(method, params),
+    speed: state.settings.speed,
+    settings: () => ({ ...state.settings }),
+    matchId,
+    history: kept,
+  };
+}
+
+function backToMenu(key) {
+  return () => {
+    state.ui.menuOpen = true;
+    state.ui.focus = key;
+    draw();
+  };
+}
+
+// Settings from an imported file go through the same checks as the menu's.
+function importSettings(settings) {
+  for (const name of ["lang", "speed", "sort", "fourColour", "profile", "level"]) {
+    if (name in settings && settings[name] !== null && settings[name] !== state.settings[name]) intents[name]({ value: settings[name] });
+  }
+}
 
 async function boot() {
   if (engine) engine.terminate();
@@ -757,6 +818,7 @@ async function boot() {
   try {
     const { timings } = await engine.ready;
     await enqueue(openMatch);
+    enqueue(() => kept.reconcile()).catch((err) => console.warn("history:", err));
     state.boot.stage = "ready";
     draw();
     play(async () => {}); // the computer may be the one to move

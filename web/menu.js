@@ -60,6 +60,8 @@ export function menuPanel(view, ui) {
         el("button", { type: "button", class: "btn primary", dataset: { intent: "newMatch", key: "newMatch" }, text: t("btn.new") }),
         el("button", { type: "button", class: "btn", dataset: { intent: "replay", key: "replay" }, text: t("btn.replay") }),
         el("button", { type: "button", class: "btn", dataset: { intent: "help", key: "help" }, text: t("btn.help") }),
+        el("button", { type: "button", class: "btn", dataset: { intent: "stats", key: "stats" }, "aria-haspopup": "dialog", text: t("btn.stats") }),
+        el("button", { type: "button", class: "btn", dataset: { intent: "games", key: "games" }, "aria-haspopup": "dialog", text: t("btn.games") }),
       ),
       el("p", { class: "seed" }, `${t("menu.seed")}: `, el("output", { class: "seed-value", text: view.seed })),
       select("level", t("menu.level"), settings.level, ["easy", "normal", "hard"].map((v) => [v, t(`level.${v}`)])),

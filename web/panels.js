@@ -205,6 +205,7 @@ export function matchResultPanel(view, ui) {
       { class: "panel-buttons" },
       el("button", { type: "button", class: "btn primary", dataset: { intent: "again", key: "again" }, text: t("btn.again") }),
       el("button", { type: "button", class: "btn", dataset: { intent: "replay", key: "replay-final" }, text: t("btn.replay") }),
+      el("button", { type: "button", class: "btn", dataset: { intent: "watch", key: "watch" }, "aria-haspopup": "dialog", text: t("btn.watch") }),
     ),
   );
 }
