@@ -12,7 +12,10 @@ import { operation } from "./panels.js";
 import { hintAction, loosePoints, newDeal, points as pointsText, theCard } from "./words.js";
 
 const PLAY_MS = { slow: 1400, normal: 700, fast: 250 };
-const REVIEW_DEALS = 3; // deals per review call
+// Deals per review call: starts small (progress shows at once), then sized
+// so each call takes about REVIEW_MS, keeping the page answering between.
+const REVIEW_FIRST = 2;
+const REVIEW_MS = 400;
 const reviews = new Map(); // matchId -> finished review, for this page's life
 
 // The sentence of an action, per seat (literal keys: i18n tests look for them).
@@ -324,13 +327,18 @@ export function openViewer(save, ctx) {
     review = { differing: [], summary: null, done: 0, total, finished: false };
     let decisions = 0;
     try {
-      for (let first = 1; first <= total; first += REVIEW_DEALS) {
+      let size = REVIEW_FIRST;
+      for (let first = 1; first <= total; ) {
         if (sheet.closed) {
           review = null;
           return;
         }
-        const last = Math.min(total, first + REVIEW_DEALS - 1);
+        const last = Math.min(total, first + size - 1);
+        const began = performance.now();
         const part = await ctx.call("review", { save, deals: [first, last] });
+        const perDeal = (performance.now() - began) / (last - first + 1);
+        size = Math.max(1, Math.min(10, Math.round(REVIEW_MS / Math.max(perDeal, 1))));
+        first = last + 1;
         review.differing.push(...part.differing);
         decisions += part.summary.decisions;
         review.done = last;

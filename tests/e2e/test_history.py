@@ -249,8 +249,8 @@ def test_statistics_count_export_import_and_clear(page, open_app, context, match
     assert page.evaluate("document.activeElement.textContent") == "Estadísticas"
 
 
-def test_statistics_outlive_the_fifty_kept_matches(page, open_app, context, matches):
-    """Only the last 50 matches are kept; the record keeps counting the older ones."""
+def test_statistics_outlive_the_history_and_a_match_file_is_watched(page, open_app, context, matches, tmp_path):
+    """The record keeps counting matches no longer kept; a match file from elsewhere can be watched."""
     old = matches[1]
     inject(context, [old, matches[2]])
     open_page(page, open_app)
@@ -264,8 +264,26 @@ def test_statistics_outlive_the_fifty_kept_matches(page, open_app, context, matc
         }""",
         [FINISHED_KEY, RECORDS_KEY],
     )
-    open_from_menu(page, "Estadísticas")
+    dialog = open_from_menu(page, "Estadísticas")
     assert shown_stats(page)["matches"] == "51"
+    # A match file from another browser (a bare finished save) is imported and watched here.
+    file = tmp_path / "match.json"
+    file.write_text(json.dumps(matches[0]))
+    with page.expect_file_chooser() as chooser:
+        dialog.get_by_role("button", name="Importar", exact=True).click()
+    chooser.value.set_files(str(file))
+    dialog.get_by_text("Importado: 1 partidas nuevas y 1 resultados nuevos.").wait_for()
+    assert shown_stats(page)["matches"] == "52"
+    page.keyboard.press("Escape")  # back to the menu
+    button(page, "Partidas").click()
+    games = page.get_by_role("dialog", name="Partidas")
+    assert games.get_by_role("listitem").count() == 3
+    games.get_by_role("button", name="OVER-0001").click()
+    viewer = page.get_by_role("dialog", name="Repetición · Semilla OVER-0001")
+    viewer.wait_for()
+    page.wait_for_function("() => document.querySelector('.panel.viewer')?.dataset.step === '0'")
+    page.keyboard.press("End")
+    assert viewer.get_by_text("Resultado final:").count() == 1
 
 
 # --- a finished match is kept once; the viewer ------------------------------------------------
@@ -332,19 +350,20 @@ def test_finished_match_is_kept_once_and_the_viewer_steps_through_it(page, open_
     put_in_storage(context, {MATCH_KEY: save})
     open_page(page, open_app, seed="OVER-0001")
     assert page.get_by_role("dialog").get_by_role("button", name="Ver repetición").is_visible()
-    for _ in range(2):  # the end screen again after a reload stores and counts nothing more
-        assert len(stored(page, FINISHED_KEY)) == 1 and len(stored(page, RECORDS_KEY)) == 1
-        reload(page, open_app)
-        wait_history(page)
     assert len(stored(page, FINISHED_KEY)) == 1 and len(stored(page, RECORDS_KEY)) == 1
+    # The end screen again after a reload stores and counts nothing more.
+    reload(page, open_app)
+    wait_history(page)
+    assert len(stored(page, FINISHED_KEY)) == 1 and len(stored(page, RECORDS_KEY)) == 1
+    assert stored(page, RECORDS_KEY)[0]["seed"] == "OVER-0001"
 
     button(page, "Ver repetición").click()
     viewer = page.get_by_role("dialog", name="Repetición · Semilla OVER-0001")
     viewer.wait_for()
     page.wait_for_function("() => document.querySelector('.panel.viewer')?.dataset.step === '0'")
+    t_review = time.monotonic()
     assert page.evaluate("document.activeElement.textContent") == "Paso adelante"
-    steps = gin_replay.replay(save)["steps"]
-    deals = gin_replay.replay(save)["deals"]
+    steps, deals = gin_replay.replay(save)["steps"], gin_replay.replay(save)["deals"]
     t0 = time.monotonic()
     seen = walk(page, len(steps))
     for i, shown in enumerate(seen):
@@ -354,6 +373,9 @@ def test_finished_match_is_kept_once_and_the_viewer_steps_through_it(page, open_
         shown.pop("marked")
         assert shown == want, f"step {i}"
     walked = time.monotonic() - t0
+    page.wait_for_function("() => document.querySelector('.panel.viewer').dataset.reviewed === 'true'", timeout=60_000)
+    reviewed = time.monotonic() - t_review
+    print(f"{len(deals)} deals: walked {len(steps)} steps in {walked:.1f}s, reviewed in {reviewed:.1f}s")
     assert viewer.get_by_text("Resultado final:").count() == 1
     page.keyboard.press("Home")
     assert viewer_state(page)["step"] == 0
