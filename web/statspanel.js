@@ -122,7 +122,7 @@ export function openStats(ctx) {
             status = null;
             draw("clearNo");
           }),
-          button(t("btn.back"), "closeStats", () => sheet.close(), "btn primary"),
+          button(t("sheet.back_menu"), "closeStats", () => sheet.close(), "btn primary"),
         ),
         input,
       ],
@@ -199,7 +199,7 @@ export function openGames(ctx) {
       [
         el("p", { class: "note", text: t("games.note", { n: 50 }) }),
         items.length ? el("ol", { class: "game-list" }, items) : el("p", { class: "none", text: t("games.empty") }),
-        el("div", { class: "panel-buttons" }, button(t("btn.back"), "closeGames", () => sheet.close(), "btn primary")),
+        el("div", { class: "panel-buttons" }, button(t("sheet.back_menu"), "closeGames", () => sheet.close(), "btn primary")),
       ],
       focusKey,
     );

@@ -236,11 +236,11 @@ export function openViewer(save, ctx) {
     const t = ctx.t();
     const lang = ctx.lang();
     if (error) {
-      sheet.fill(t("viewer.title"), [el("p", { class: "message refusal", role: "alert", text: t(error) }), btn(t("btn.back"), "closeViewer", () => sheet.close(), { class: "btn primary" })], focusKey || "closeViewer");
+      sheet.fill(t("viewer.title"), [el("p", { class: "message refusal", role: "alert", text: t(error) }), btn(t("viewer.close"), "closeViewer", () => sheet.close(), { class: "btn primary" })], focusKey || "closeViewer");
       return;
     }
     if (!data) {
-      sheet.fill(t("viewer.title"), [el("p", { role: "status", text: t("viewer.loading") }), btn(t("btn.back"), "closeViewer", () => sheet.close(), { class: "btn primary" })], focusKey);
+      sheet.fill(t("viewer.title"), [el("p", { role: "status", text: t("viewer.loading") }), btn(t("viewer.close"), "closeViewer", () => sheet.close(), { class: "btn primary" })], focusKey);
       return;
     }
     const step = data.steps[index];
@@ -315,7 +315,7 @@ export function openViewer(save, ctx) {
         el("p", { class: "note viewer-keys", text: t("viewer.keys") }),
         reviewSection(t, lang),
         live,
-        el("div", { class: "panel-buttons" }, btn(t("btn.back"), "closeViewer", () => sheet.close(), { class: "btn ghost" })),
+        el("div", { class: "panel-buttons" }, btn(t("viewer.close"), "closeViewer", () => sheet.close(), { class: "btn ghost" })),
       ],
       focusKey,
     );
