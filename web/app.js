@@ -758,11 +758,13 @@ const intents = {
   // sheets of their own (statspanel.js, viewer.js) and come back here.
   stats() {
     state.ui.menuOpen = false;
+    state.ui.panel = "sheet"; // the table waits (and the computer with it)
     draw();
     openStats({ ...sheetContext(), applySettings: importSettings, onClose: backToMenu("stats") });
   },
   games() {
     state.ui.menuOpen = false;
+    state.ui.panel = "sheet";
     draw();
     openGames({ ...sheetContext(), watch: (save, back) => openViewer(save, { ...sheetContext(), onClose: back }), onClose: backToMenu("games") });
   },
@@ -792,6 +794,7 @@ function sheetContext() {
 
 function backToMenu(key) {
   return () => {
+    if (state.ui.panel === "sheet") state.ui.panel = null;
     state.ui.menuOpen = true;
     state.ui.focus = key;
     draw();

@@ -4,7 +4,7 @@
 
 import { el } from "./dom.js";
 import { openSheet } from "./sheet.js";
-import { summarize, LEVELS, PROFILES, ImportRefused } from "./history.js";
+import { summarize, KEEP, LEVELS, PROFILES, ImportRefused } from "./history.js";
 
 function button(text, key, onClick, cls = "btn") {
   const node = el("button", { type: "button", class: cls, dataset: { key }, text });
@@ -189,7 +189,7 @@ export function openGames(ctx) {
         "button",
         { type: "button", class: "btn game-item", dataset: { key: `game:${i}`, seed: m.save.seed } },
         el("span", { class: "game-outcome", text: outcome || t("games.match") }),
-        el("span", { class: "game-details", text: [details, `${t("menu.seed")} ${m.save.seed}`, when.format(new Date(m.at))].filter(Boolean).join(" · ") }),
+        el("span", { class: "game-details", text: [details, `${t("menu.seed")} ${m.save.seed}`, Number.isFinite(m.at) ? when.format(new Date(m.at)) : null].filter(Boolean).join(" · ") }),
       );
       node.addEventListener("click", () => ctx.watch(m.save, () => draw(`game:${i}`)));
       return el("li", {}, node);
@@ -197,7 +197,7 @@ export function openGames(ctx) {
     sheet.fill(
       t("games.title"),
       [
-        el("p", { class: "note", text: t("games.note", { n: 50 }) }),
+        el("p", { class: "note", text: t("games.note", { n: KEEP }) }),
         items.length ? el("ol", { class: "game-list" }, items) : el("p", { class: "none", text: t("games.empty") }),
         el("div", { class: "panel-buttons" }, button(t("sheet.back_menu"), "closeGames", () => sheet.close(), "btn primary")),
       ],

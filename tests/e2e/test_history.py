@@ -157,7 +157,14 @@ def test_statistics_count_export_import_and_clear(page, open_app, context, match
     open_page(page, open_app)
     expected = gin_stats.stats(matches)
     assert expected["counted"] == 3
-    dialog = open_from_menu(page, "Estadísticas")
+    page.set_viewport_size({"width": 390, "height": 844})
+    button(page, "Menú").click()
+    menu = page.get_by_role("dialog", name="Menú")
+    assert menu.get_by_role("button", name="Estadísticas").is_visible() and menu.get_by_role("button", name="Partidas").is_visible()
+    shoot(page, "menu-history", (390, 844))
+    page.set_viewport_size({"width": DESKTOP[0], "height": DESKTOP[1]})
+    button(page, "Estadísticas").click()
+    dialog = page.get_by_role("dialog", name="Estadísticas")
     assert page.evaluate("document.activeElement.dataset.key") == "closeStats"
     text = dialog.inner_text()
     assert "Se guardan solo en este navegador" in text
