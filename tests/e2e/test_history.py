@@ -344,7 +344,7 @@ def expected_view(steps, i):
         "scores": f"Tú {s['scores'][0]} · Rival {s['scores'][1]}",
         "where": f"Paso {i + 1} de {len(steps)}",
         "deal": f"Mano {step['deal_number']}",
-        "result": None if not step["result"] else None,  # filled below
+        "result": None,  # the caller names the deal result
         "shown": len(s["hands"][0]) + len(s["hands"][1]),
     }
 
