@@ -3,6 +3,7 @@
 // opening or resuming a match, and boot. It changes the shared state and
 // asks the composition root to draw; it never touches the DOM itself.
 
+import { createHistory } from "./history.js";
 import { createEngine, EngineError } from "./engine.js";
 import { newSeed, seedFromHash } from "./seed.js";
 import { computerMove } from "./words.js";
@@ -33,6 +34,9 @@ export function createController({ state, storage, draw, announce, notify, onRea
   let generation = 0; // bumps on every new match: stale computer loops stop
   let work = Promise.resolve(); // the chain of engine calls; idle() waits on it
   let keptUi = "";
+  // Finished matches and statistics (history.js); engine calls outside the
+  // match's queue, since they never touch the current match.
+  const finished = createHistory(storage, (method, params) => engine.call(method, params));
 
   // The selection and an open knock panel (with the player's edits) are kept
   // beside the save, for the position they belong to, so a reload comes back
@@ -90,6 +94,12 @@ export function createController({ state, storage, draw, announce, notify, onRea
     if (result.save) persistMatch(result.save);
     if (state.view) showSeedInUrl(state.view.seed);
     noticeFinishedDeal();
+    // A finished match is kept and counted once (history.js knows it by its
+    // seed, rules and actions: a reload or the end screen again adds nothing).
+    if (state.view && state.view.over && result.save) {
+      const save = result.save;
+      enqueue(() => finished.keep(save)).catch((err) => console.warn("history:", err));
+    }
   }
 
   // A deal that ends starts the next at once: the result panel shows the
@@ -313,6 +323,7 @@ export function createController({ state, storage, draw, announce, notify, onRea
     try {
       const { timings } = await engine.ready;
       await enqueue(openMatch);
+      enqueue(() => finished.reconcile()).catch((err) => console.warn("history:", err));
       state.boot.stage = "ready";
       draw();
       play(async () => {}); // the computer may be the one to move
@@ -347,6 +358,7 @@ export function createController({ state, storage, draw, announce, notify, onRea
     keepUi,
     boot,
     call: (method, params) => engine.call(method, params),
+    history: finished,
     idle: () => work,
   };
 }

@@ -7,6 +7,9 @@ import { hintAction, newDeal } from "./words.js";
 import { knockDraft, moveInDraft, resetDraft } from "./knock.js";
 import { DEFAULT_SETTINGS, SPEED_DELAY_MS } from "./settings.js";
 import { toggleFullscreen } from "./fullscreen.js";
+import { matchId } from "./history.js";
+import { openStats, openGames } from "./statspanel.js";
+import { openViewer } from "./viewer.js";
 
 export function createIntents({ state, game, draw, announce, setLanguage, clearLog }) {
   const { act, play, accept, acknowledge, startMatch, setMessage, refuseLocally, persistSettings, boot, call } = game;
@@ -311,6 +314,65 @@ export function createIntents({ state, game, draw, announce, setLanguage, clearL
     fullscreen() {
       toggleFullscreen(); // the fullscreenchange listener redraws
     },
+    // Statistics, the kept matches and the replay viewer open in sheets of
+    // their own (statspanel.js, viewer.js) and come back here.
+    stats() {
+      state.ui.menuOpen = false;
+      state.ui.panel = "sheet"; // the table waits (and the computer with it)
+      draw();
+      openStats({ ...sheetContext(), applySettings: importSettings, onClose: backToMenu("stats") });
+    },
+    games() {
+      state.ui.menuOpen = false;
+      state.ui.panel = "sheet";
+      draw();
+      openGames({
+        ...sheetContext(),
+        watch: (save, back) => openViewer(save, { ...sheetContext(), onClose: back }),
+        onClose: backToMenu("games"),
+      });
+    },
+    watch() {
+      if (!state.view || !state.view.over || !state.save) return;
+      openViewer(state.save, {
+        ...sheetContext(),
+        onClose: () => {
+          state.ui.focus = "watch";
+          draw();
+        },
+      });
+    },
   };
+
+  function sheetContext() {
+    return {
+      t: () => state.t,
+      lang: () => state.lang,
+      call,
+      speed: state.settings.speed,
+      settings: () => ({ ...state.settings }),
+      matchId,
+      history: game.history,
+    };
+  }
+
+  function backToMenu(key) {
+    return () => {
+      if (state.ui.panel === "sheet") state.ui.panel = null;
+      state.ui.menuOpen = true;
+      state.ui.focus = key;
+      draw();
+    };
+  }
+
+  // Settings from an imported file go through the same checks as the menu's.
+  function importSettings(settings) {
+    for (const name of ["lang", "speed", "sort", "fourColour", "profile", "level"]) {
+      if (name in settings && settings[name] !== null && settings[name] !== state.settings[name]) {
+        intents[name]({ value: settings[name] });
+      }
+    }
+  }
+
   return intents;
 }

@@ -105,6 +105,8 @@ export function menuPanel(view, ui) {
         }),
         el("button", { type: "button", class: "btn", dataset: { intent: "help", key: "help" }, text: t("btn.help") }),
         fullscreenButton(t),
+        el("button", { type: "button", class: "btn", dataset: { intent: "stats", key: "stats" }, "aria-haspopup": "dialog", text: t("btn.stats") }),
+        el("button", { type: "button", class: "btn", dataset: { intent: "games", key: "games" }, "aria-haspopup": "dialog", text: t("btn.games") }),
       ),
       el("p", { class: "seed" }, `${t("menu.seed")}: `, el("output", { class: "seed-value", text: view.seed })),
       select(

@@ -305,6 +305,13 @@ export function matchResultPanel(view, ui) {
         dataset: { intent: "replay", key: "replay-final" },
         text: t("btn.replay"),
       }),
+      el("button", {
+        type: "button",
+        class: "btn",
+        dataset: { intent: "watch", key: "watch" },
+        "aria-haspopup": "dialog",
+        text: t("btn.watch"),
+      }),
     ),
   );
 }

@@ -7,6 +7,8 @@ export const KEYS = Object.freeze({
   settings: "gin.settings.v1", // language, level, speed, sort...
   acknowledged: "gin.acknowledged.v1", // {seed, deal}: the last deal result the player closed
   ui: "gin.ui.v1", // {seed, actions, selected, knock}: the selection and an open knock panel
+  finished: "gin.finished.v1", // [{at, save}]: the last 50 finished matches, oldest first (history.js)
+  records: "gin.records.v1", // [record]: one line per finished match ever counted (history.js)
 });
 
 function defaultBackend() {
@@ -140,6 +142,23 @@ export function createStorage(getBackend = defaultBackend) {
     },
     writeUi(value) {
       return write(KEYS.ui, JSON.stringify(value));
+    },
+
+    // Any JSON value under one of KEYS (history.js); null when missing or unreadable.
+    readJson(key) {
+      const raw = read(key);
+      if (raw === null) return null;
+      try {
+        return JSON.parse(raw);
+      } catch {
+        return null;
+      }
+    },
+    writeJson(key, value) {
+      return write(key, JSON.stringify(value));
+    },
+    remove(key) {
+      return remove(key);
     },
   };
 }

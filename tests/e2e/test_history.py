@@ -1,0 +1,477 @@
+"""Issue 15 in the browser: finished matches kept once, statistics (export, import, clear), the replay
+viewer and Difícil's review. Matches are played here with the engine (gin) and a scripted player, put
+in the page's storage before it loads, and everything is read from the screen: text, focus, dialogs."""
+
+from __future__ import annotations
+
+import copy
+import json
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import assert_readable
+from test_table import DESKTOP, button, settle, shoot
+from test_table_more import MATCH_KEY, put_in_storage, reload, saved
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+import gin  # noqa: E402
+import gin.ai  # noqa: E402
+from gin import replay as gin_replay  # noqa: E402
+from gin import stats as gin_stats  # noqa: E402
+from gin.rules import Rules  # noqa: E402
+
+FINISHED_KEY = "gin.finished.v1"
+RECORDS_KEY = "gin.records.v1"
+SIZES = [(390, 844), (844, 390), (1280, 800)]
+POINTS = "A23456789TJQK"
+STAT_ROWS = ["matches", "won", "lost", "drawn", "deals", "deals_won", "gins", "big_gins", "knocks",
+             "undercuts_made", "undercuts_suffered", "streak", "best_streak"]
+
+
+def points(card):
+    return min(10, POINTS.index(card[0]) + 1)
+
+
+def least_deadwood(view):
+    """Pass, draw from the stock, knock when allowed, throw the card that leaves the least deadwood."""
+    legal = view["legal"]
+    if any(a["type"] == "pass" for a in legal):
+        return {"type": "pass"}
+    if view["phase"] == "draw":
+        return {"type": "draw", "from": "stock"}
+    dd = view["discard_deadwood"]
+    knocks = [a for a in legal if a["type"] == "knock"]
+    if knocks:
+        return min(knocks, key=lambda a: (dd[a["card"]], a["card"]))
+    cards = [a["card"] for a in legal if a["type"] == "discard"]
+    return {"type": "discard", "card": min(cards, key=lambda c: (dd[c], -points(c), c))}
+
+
+def play(seed, profile, level, human, computer="easy"):
+    """A finished match: `human` at seat 0, gin.ai at `computer` at seat 1; the save says `level`."""
+    match = gin.Match.new(seed=seed, rules=Rules.profile(profile))
+    match.meta["level"] = level
+    while not match.over:
+        view = match.view(match.to_act)
+        action = human(view) if match.to_act == 0 else gin.ai.choose(view, computer)
+        match.apply({**action, "seat": match.to_act})
+    return match.to_save()
+
+
+def with_a_bad_discard():
+    """Seat 0 plays exactly as Difícil (the hint), except one discard of a melded card in deal 1."""
+    state = {"bad": None, "decision": 0}
+
+    def human(view):
+        action = gin.ai.hint(view)["action"]
+        melded = [c for m in view["arrangement"]["melds"] for c in m]
+        if (state["bad"] is None and view["phase"] == "discard" and view["deal_number"] == 1
+                and action["type"] == "discard" and melded and view["arrangement"]["deadwood"]):
+            bad = max(melded, key=lambda c: (points(c), c))
+            if bad != action["card"] and any(a.get("card") == bad and a["type"] == "discard" for a in view["legal"]):
+                state["bad"] = {"card": bad, "hard": action["card"]}
+                return {"type": "discard", "card": bad}
+        return action
+
+    return human, state
+
+
+def inject(context, saves, extra=None):
+    items = {FINISHED_KEY: [{"at": 1_700_000_000_000 + i * 60_000, "save": s} for i, s in enumerate(saves)]}
+    items.update(extra or {})
+    put_in_storage(context, items)
+
+
+def open_page(page, open_app, size=DESKTOP, seed="HIST-9999", settings=None):
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    page.emulate_media(reduced_motion="reduce")
+    open_app(page, hash=f"#seed={seed}", settings=settings or {"speed": "instant", "level": "easy"})
+    view = settle(page)
+    wait_history(page)
+    return view
+
+
+def wait_history(page):
+    page.evaluate("window.ginApp.idle()")
+
+
+def stored(page, key):
+    raw = page.evaluate("(k) => localStorage.getItem(k)", key)
+    return None if raw is None else json.loads(raw)
+
+
+def open_from_menu(page, name):
+    button(page, "Menú").click()
+    button(page, name).click()
+    dialog = page.get_by_role("dialog", name=name)
+    dialog.wait_for()
+    return dialog
+
+
+def shown_stats(page):
+    """{stat: text} as the statistics panel shows them."""
+    return page.evaluate(
+        """() => Object.fromEntries([...document.querySelectorAll('.panel.stats .stat')]
+              .map(s => [s.dataset.stat, s.querySelector('dd').textContent]))"""
+    )
+
+
+def expected_stats(group):
+    out = {k: str(group[k]) for k in STAT_ROWS}
+    avg = group["knock_deadwood_avg"]
+    out["knock_deadwood_avg"] = "—" if avg is None else f"{avg:.2f}".rstrip("0").rstrip(".").replace(".", ",")
+    best = group["best_match"]
+    out["best_match"] = "—" if best is None else f"Tú {best['totals'][0]} · Rival {best['totals'][1]}"
+    return out
+
+
+def no_sideways_scroll(page, where):
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), where
+    clipped = page.evaluate(
+        """() => [...document.querySelectorAll('.sheet-overlay .panel *')].filter(e => {
+              const r = e.getBoundingClientRect(); return r.width && (r.right > innerWidth + 1 || r.left < -1);
+           }).map(e => e.className || e.tagName).slice(0, 5)"""
+    )
+    assert not clipped, f"{where}: wider than the screen: {clipped}"
+
+
+@pytest.fixture(scope="module")
+def matches():
+    """Three finished matches at three levels and two rule profiles (oldest first)."""
+    first = saved("over-OVER-0001.json")  # easy, traditional
+    second = play("HIST-0002", "standard", "normal", least_deadwood)
+    third = play("HIST-0003", "traditional", "hard", least_deadwood, computer="normal")
+    return [first, second, third]
+
+
+# --- statistics ---------------------------------------------------------------------------------
+
+
+def test_statistics_count_export_import_and_clear(page, open_app, context, matches, tmp_path):
+    inject(context, matches)
+    open_page(page, open_app)
+    expected = gin_stats.stats(matches)
+    assert expected["counted"] == 3
+    page.set_viewport_size({"width": 390, "height": 844})
+    button(page, "Menú").click()
+    menu = page.get_by_role("dialog", name="Menú")
+    assert menu.get_by_role("button", name="Estadísticas").is_visible() and menu.get_by_role("button", name="Partidas").is_visible()
+    shoot(page, "menu-history", (390, 844))
+    page.set_viewport_size({"width": DESKTOP[0], "height": DESKTOP[1]})
+    button(page, "Estadísticas").click()
+    dialog = page.get_by_role("dialog", name="Estadísticas")
+    assert page.evaluate("document.activeElement.dataset.key") == "closeStats"
+    text = dialog.inner_text()
+    assert "Se guardan solo en este navegador" in text
+    assert shown_stats(page) == expected_stats(expected["all"])
+    # Per level and per rule profile, as gin/stats.py counts them.
+    for group in expected["groups"]:
+        page.select_option("#stats-level", group["level"] or "")
+        page.select_option("#stats-profile", group["profile"] or "")
+        assert shown_stats(page) == expected_stats(group), group
+    page.select_option("#stats-level", "hard")
+    page.select_option("#stats-profile", "standard")
+    assert dialog.get_by_text("Aún no has terminado ninguna partida con estas opciones.").is_visible()
+    page.select_option("#stats-level", "")
+    page.select_option("#stats-profile", "")
+    for size in SIZES:
+        page.set_viewport_size({"width": size[0], "height": size[1]})
+        assert_readable(page, f"statistics {size}")
+        no_sideways_scroll(page, f"statistics {size}")
+        shoot(page, "stats", size)
+    page.set_viewport_size({"width": DESKTOP[0], "height": DESKTOP[1]})
+
+    # Export: one JSON file with the statistics, the matches and the settings.
+    with page.expect_download() as info:
+        dialog.get_by_role("button", name="Exportar", exact=True).click()
+    path = tmp_path / "export.json"
+    info.value.save_as(path)
+    data = json.loads(path.read_text())
+    assert data["format"] == "gin-local-data" and data["settings"]["speed"] == "instant"
+    assert [m["save"]["seed"] for m in data["matches"]] == ["OVER-0001", "HIST-0002", "HIST-0003"]
+    assert len(data["records"]) == 3
+    assert dialog.get_by_role("status").inner_text() == "Archivo descargado, con 3 partidas terminadas."
+
+    def import_file(content, name):
+        file = tmp_path / name
+        file.write_text(content)
+        with page.expect_file_chooser() as chooser:
+            dialog.get_by_role("button", name="Importar", exact=True).click()
+        chooser.value.set_files(str(file))
+
+    # A tampered file is refused with its reason, and nothing changes.
+    before = (stored(page, FINISHED_KEY), stored(page, RECORDS_KEY))
+    tampered = copy.deepcopy(data)
+    tampered["records"][1]["won"], tampered["records"][1]["lost"] = (
+        tampered["records"][1]["lost"], tampered["records"][1]["won"])
+    cases = [
+        (json.dumps(tampered), "El resultado 2 del archivo no coincide con su partida."),
+        ("{not json", "El archivo no es JSON."),
+        (json.dumps({"format": "something else"}), "El archivo no es una exportación de este juego."),
+    ]
+    broken = copy.deepcopy(data)
+    actions = broken["matches"][2]["save"]["actions"]
+    at = next(i for i, a in enumerate(actions) if a["type"] == "discard")
+    actions[at]["card"] = "ZZ"
+    cases.append((json.dumps(broken), "La partida 3 del archivo no se puede reproducir: está dañada o modificada."))
+    unfinished = copy.deepcopy(data)
+    unfinished["matches"][0]["save"]["actions"] = unfinished["matches"][0]["save"]["actions"][:40]
+    cases.append((json.dumps(unfinished), "La partida 1 del archivo no está terminada."))
+    for i, (content, reason) in enumerate(cases):
+        import_file(content, f"bad-{i}.json")
+        alert = dialog.get_by_role("alert")
+        alert.wait_for()
+        assert alert.inner_text() == f"No se ha importado nada. {reason}"
+        assert (stored(page, FINISHED_KEY), stored(page, RECORDS_KEY)) == before
+        assert shown_stats(page) == expected_stats(expected["all"])
+    assert_readable(page, "refused import")
+
+    # Clear asks once, then export → clear → import gives the same statistics back.
+    dialog.get_by_role("button", name="Borrar", exact=True).click()
+    ask = dialog.get_by_role("group", name="Borrar")
+    assert "No se puede deshacer" in ask.inner_text()
+    assert page.evaluate("document.activeElement.textContent") == "Cancelar"
+    ask.get_by_role("button", name="Cancelar").click()
+    assert shown_stats(page)["matches"] == "3"
+    dialog.get_by_role("button", name="Borrar", exact=True).click()
+    dialog.get_by_role("button", name="Sí, borrar").click()
+    assert dialog.get_by_role("status").inner_text() == "Borradas las estadísticas y las partidas terminadas."
+    assert shown_stats(page) == {}
+    assert stored(page, FINISHED_KEY) is None and stored(page, RECORDS_KEY) is None
+    import_file(path.read_text(), "export.json")
+    dialog.get_by_text("Importado: 3 partidas nuevas y 3 resultados nuevos.").wait_for()
+    assert shown_stats(page) == expected_stats(expected["all"])
+    # The same file again adds nothing.
+    import_file(path.read_text(), "export.json")
+    dialog.get_by_text("Importado: 0 partidas nuevas y 0 resultados nuevos.").wait_for()
+    assert shown_stats(page)["matches"] == "3"
+    # Escape closes the panel and gives the focus back to the menu's entry.
+    page.keyboard.press("Escape")
+    assert page.get_by_role("dialog", name="Estadísticas").count() == 0
+    assert page.evaluate("document.activeElement.textContent") == "Estadísticas"
+
+
+def test_statistics_outlive_the_history_and_a_match_file_is_watched(page, open_app, context, matches, tmp_path):
+    """The record keeps counting matches no longer kept; a match file from elsewhere can be watched."""
+    old = matches[1]
+    inject(context, [old, matches[2]])
+    open_page(page, open_app)
+    page.evaluate(
+        """(keys) => {
+            const list = JSON.parse(localStorage.getItem(keys[0]));
+            const records = JSON.parse(localStorage.getItem(keys[1]));
+            // 49 more copies of one record, as if 49 more matches had been finished long ago.
+            for (let i = 0; i < 49; i++) records.unshift({...records[0], id: 'old:' + i, at: records[0].at - 1000 * (i + 1)});
+            localStorage.setItem(keys[1], JSON.stringify(records));
+        }""",
+        [FINISHED_KEY, RECORDS_KEY],
+    )
+    dialog = open_from_menu(page, "Estadísticas")
+    assert shown_stats(page)["matches"] == "51"
+    # A match file from another browser (a bare finished save) is imported and watched here.
+    file = tmp_path / "match.json"
+    file.write_text(json.dumps(matches[0]))
+    with page.expect_file_chooser() as chooser:
+        dialog.get_by_role("button", name="Importar", exact=True).click()
+    chooser.value.set_files(str(file))
+    dialog.get_by_text("Importado: 1 partidas nuevas y 1 resultados nuevos.").wait_for()
+    assert shown_stats(page)["matches"] == "52"
+    page.keyboard.press("Escape")  # back to the menu
+    button(page, "Partidas").click()
+    games = page.get_by_role("dialog", name="Partidas")
+    assert games.get_by_role("listitem").count() == 3
+    games.get_by_role("button", name="OVER-0001").click()
+    viewer = page.get_by_role("dialog", name="Repetición · Semilla OVER-0001")
+    viewer.wait_for()
+    page.wait_for_function("() => document.querySelector('.panel.viewer')?.dataset.step === '0'")
+    page.keyboard.press("End")
+    assert viewer.get_by_text("Resultado final:").count() == 1
+
+
+# --- a finished match is kept once; the viewer ------------------------------------------------
+
+
+VIEWER_STATE = """() => {
+    const p = document.querySelector('.panel.viewer');
+    const cards = (seat) => p.querySelector(`.viewer-cards[data-seat="${seat}"]`).dataset.cards.split(' ').sort();
+    return {step: Number(p.dataset.step), hands: [cards(0), cards(1)],
+            top: p.querySelector('.viewer-discard').dataset.top || null,
+            stock: Number(p.querySelector('.viewer-stock').dataset.count),
+            scores: p.querySelector('.viewer-scores').textContent,
+            where: p.querySelector('.viewer-step').textContent,
+            deal: p.querySelector('.viewer-deal').textContent,
+            result: p.querySelector('.viewer-result h3')?.textContent || null,
+            marked: p.querySelectorAll('.review-mark').length,
+            shown: p.querySelectorAll('.viewer-cards .card').length};
+}"""
+
+
+def viewer_state(page):
+    state = page.evaluate(VIEWER_STATE)
+    state.pop("marked")
+    return state
+
+
+def walk(page, count):
+    """What the viewer shows at each of `count` steps, pressing the right arrow (a real key event on
+    the focused control) between them; in one round trip, so it stays fast."""
+    source = """(count) => {
+        const state = READ;
+        const seen = [];
+        for (let i = 0; i < count; i++) {
+            seen.push(state());
+            (document.activeElement || document.body).dispatchEvent(
+                new KeyboardEvent('keydown', {key: 'ArrowRight', bubbles: true, cancelable: true}));
+        }
+        return seen;
+    }""".replace("READ", VIEWER_STATE)
+    return page.evaluate(source, count)
+
+
+def expected_view(steps, i):
+    step = steps[i]
+    s = step["state"]
+    return {
+        "step": i,
+        "hands": [sorted(s["hands"][0]), sorted(s["hands"][1])],
+        "top": s["discard"][-1] if s["discard"] else None,
+        "stock": s["stock_count"],
+        "scores": f"Tú {s['scores'][0]} · Rival {s['scores'][1]}",
+        "where": f"Paso {i + 1} de {len(steps)}",
+        "deal": f"Mano {step['deal_number']}",
+        "result": None,  # the caller names the deal result
+        "shown": len(s["hands"][0]) + len(s["hands"][1]),
+    }
+
+
+KINDS = {"knock": "Cierre", "gin": "Gin", "big_gin": "Gin grande", "undercut": "Undercut", "void": "Mano nula"}
+
+
+def test_finished_match_is_kept_once_and_the_viewer_steps_through_it(page, open_app, context):
+    save = saved("over-OVER-0001.json")
+    put_in_storage(context, {MATCH_KEY: save})
+    open_page(page, open_app, seed="OVER-0001")
+    assert page.get_by_role("dialog").get_by_role("button", name="Ver repetición").is_visible()
+    assert len(stored(page, FINISHED_KEY)) == 1 and len(stored(page, RECORDS_KEY)) == 1
+    # The end screen again after a reload stores and counts nothing more.
+    reload(page, open_app)
+    wait_history(page)
+    assert len(stored(page, FINISHED_KEY)) == 1 and len(stored(page, RECORDS_KEY)) == 1
+    assert stored(page, RECORDS_KEY)[0]["seed"] == "OVER-0001"
+
+    button(page, "Ver repetición").click()
+    viewer = page.get_by_role("dialog", name="Repetición · Semilla OVER-0001")
+    viewer.wait_for()
+    page.wait_for_function("() => document.querySelector('.panel.viewer')?.dataset.step === '0'")
+    t_review = time.monotonic()
+    assert page.evaluate("document.activeElement.textContent") == "Paso adelante"
+    steps, deals = gin_replay.replay(save)["steps"], gin_replay.replay(save)["deals"]
+    t0 = time.monotonic()
+    seen = walk(page, len(steps))
+    for i, shown in enumerate(seen):
+        want = expected_view(steps, i)
+        result = steps[i]["result"]
+        want["result"] = f"Mano {result['number']} · {KINDS[result['kind']]}" if result else None
+        shown.pop("marked")
+        assert shown == want, f"step {i}"
+    walked = time.monotonic() - t0
+    page.wait_for_function("() => document.querySelector('.panel.viewer').dataset.reviewed === 'true'", timeout=60_000)
+    reviewed = time.monotonic() - t_review
+    print(f"{len(deals)} deals: walked {len(steps)} steps in {walked:.1f}s, reviewed in {reviewed:.1f}s")
+    assert viewer.get_by_text("Resultado final:").count() == 1
+    page.keyboard.press("Home")
+    assert viewer_state(page)["step"] == 0
+    page.keyboard.press("End")
+    assert viewer_state(page)["step"] == len(steps) - 1
+    page.keyboard.press("ArrowLeft")
+    assert viewer_state(page)["step"] == len(steps) - 2
+    # Jump to a deal: its opening step.
+    page.select_option("#viewer-deal", "3")
+    assert viewer_state(page)["step"] == deals[2]["start"]
+    opening = "Mano 3: repartes tú." if steps[deals[2]["start"]]["state"]["dealer"] == 0 else "Mano 3: reparte el rival."
+    assert viewer.locator(".viewer-action").inner_text() == opening
+    # Play runs forward on its own.
+    page.select_option("#viewer-speed", "fast")
+    viewer.get_by_role("button", name="Reproducir").click()
+    page.wait_for_function(f"() => Number(document.querySelector('.panel.viewer').dataset.step) >= {deals[2]['start'] + 3}")
+    viewer.get_by_role("button", name="Pausa").click()
+    assert_readable(page, "viewer")
+    page.keyboard.press("Escape")
+    assert page.get_by_role("dialog", name="Repetición · Semilla OVER-0001").count() == 0
+    assert page.evaluate("document.activeElement.textContent") == "Ver repetición"
+    assert walked < 60, walked
+
+
+# --- Difícil's review -----------------------------------------------------------------------------
+
+
+def test_review_marks_the_bad_discard_and_not_difficils_own_moves(page, open_app, context, matches):
+    human, script = with_a_bad_discard()
+    save = play("REVW-0001", "traditional", "hard", human, computer="normal")
+    bad = script["bad"]
+    assert bad, "no bad discard was made"
+    review = gin_replay.review(save)
+    assert review["summary"]["differing"] == 1, review["differing"]
+    entry = review["differing"][0]
+    assert entry["human"] == {"type": "discard", "card": bad["card"]} and entry["hard"]["card"] == bad["hard"]
+    inject(context, [matches[0], save])
+    open_page(page, open_app)
+    games = open_from_menu(page, "Partidas")
+    items = games.get_by_role("listitem")
+    assert items.count() == 2
+    assert_readable(page, "matches list")
+    shoot(page, "games", DESKTOP)
+    first = items.nth(0).get_by_role("button")
+    assert "REVW-0001" in first.inner_text() and "Difícil · Tradicional" in first.inner_text()
+    t0 = time.monotonic()
+    first.click()
+    viewer = page.get_by_role("dialog", name="Repetición · Semilla REVW-0001")
+    viewer.wait_for()
+    page.wait_for_function("() => document.querySelector('.panel.viewer')?.dataset.reviewed === 'true'", timeout=60_000)
+    took = time.monotonic() - t0
+    deals = len(gin_replay.replay(save)["deals"])
+    section = viewer.locator(".review")
+    text = section.inner_text()
+    assert f"1 decisión distinta de {review['summary']['decisions']}." in text
+    assert "Es la opinión de Difícil" in text and "no es un análisis perfecto" in text
+    marks = section.get_by_role("listitem")
+    assert marks.count() == 1
+    marks.get_by_role("button").click()
+    assert viewer_state(page)["step"] == entry["step"]
+    mark = viewer.get_by_role("note", name="Difícil lo habría hecho distinto")
+    assert mark.count() == 1
+    hard_name = page.evaluate("(c) => document.querySelector(`.viewer-cards [data-face='${c}']`).getAttribute('aria-label')", bad["hard"])
+    assert "Difícil habría elegido otra cosa: descarta" in mark.inner_text() and hard_name in mark.inner_text()
+    assert viewer.locator(".viewer-action").inner_text().startswith("Descartas")
+    assert viewer_state(page)["top"] == bad["card"]
+    card_name = page.evaluate("(c) => document.querySelector(`.viewer-discard [data-face='${c}']`).getAttribute('aria-label')", bad["card"])
+    assert card_name in viewer.locator(".viewer-action").inner_text()
+    # No mark on any other of the human's moves (Difícil's own choices).
+    page.keyboard.press("Home")
+    seen = walk(page, len(gin_replay.replay(save)["steps"]))
+    marked_steps = [i for i, shown in enumerate(seen) if shown["marked"]]
+    assert marked_steps == [entry["step"]]
+    marks.get_by_role("button").click()
+    for size in SIZES:
+        page.set_viewport_size({"width": size[0], "height": size[1]})
+        assert_readable(page, f"review {size}")
+        no_sideways_scroll(page, f"review {size}")
+        shoot(page, "viewer-review", size)
+    assert took < 30, f"{deals} deals reviewed in {took:.1f}s"
+    page.keyboard.press("Escape")
+    assert page.get_by_role("dialog", name="Partidas").is_visible()
+    # English, for the same match.
+    page.keyboard.press("Escape")
+    page.select_option("#menu-lang", "en")
+    button(page, "Matches").click()
+    page.get_by_role("dialog", name="Matches").get_by_role("listitem").nth(0).get_by_role("button").click()
+    viewer = page.get_by_role("dialog", name="Replay · Seed REVW-0001")
+    viewer.wait_for()
+    page.wait_for_function("() => document.querySelector('.panel.viewer')?.dataset.reviewed === 'true'")
+    assert "1 decision differed out of" in viewer.locator(".review").inner_text()
+    assert_readable(page, "English review")

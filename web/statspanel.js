@@ -1,0 +1,209 @@
+// "Estadísticas" (the record per level and rules, export / import / clear)
+// and "Partidas" (the kept finished matches, each opens in the viewer).
+// Text through textContent only (dom.js).
+
+import { el } from "./dom.js";
+import { openSheet } from "./sheet.js";
+import { summarize, KEEP, LEVELS, PROFILES, ImportRefused } from "./history.js";
+
+function button(text, key, onClick, cls = "btn") {
+  const node = el("button", { type: "button", class: cls, dataset: { key }, text });
+  node.addEventListener("click", onClick);
+  return node;
+}
+
+function choice(id, label, value, options, onChange) {
+  const select = el(
+    "select",
+    { id, dataset: { key: id } },
+    options.map(([v, text]) => el("option", { value: v, selected: v === value, text })),
+  );
+  select.addEventListener("change", () => onChange(select.value));
+  return el("div", { class: "field" }, el("label", { for: id, text: label }), select);
+}
+
+function number(lang, n) {
+  return new Intl.NumberFormat(lang === "en" ? "en-GB" : "es-ES", { maximumFractionDigits: 2 }).format(n);
+}
+
+// ctx: {t: () => translator, lang: () => "es"|"en", history, settings: () => {...},
+//       applySettings(settings), onClose(opener)}
+export function openStats(ctx) {
+  const filter = { level: "", profile: "" };
+  let status = null; // {kind: "ok"|"error"|"busy", text: (t) => string}
+  let asking = false;
+  const sheet = openSheet({ id: "stats", onClose: ctx.onClose });
+  const input = el("input", { type: "file", accept: ".json,application/json", class: "file-input", hidden: true, "aria-hidden": "true", tabindex: "-1" });
+  input.addEventListener("change", () => {
+    const file = input.files && input.files[0];
+    input.value = "";
+    if (file) importFile(file);
+  });
+
+  function rows(t, lang, s) {
+    const row = (key, value, name) => el("div", { class: "stat", dataset: { stat: name } }, el("dt", { text: t(key) }), el("dd", { text: value }));
+    const best = s.best_match ? t("stats.best_value", { a: s.best_match.totals[0], b: s.best_match.totals[1] }) : "—";
+    return el(
+      "dl",
+      { class: "stats-list" },
+      row("stats.matches", String(s.matches), "matches"),
+      row("stats.won", String(s.won), "won"),
+      row("stats.lost", String(s.lost), "lost"),
+      row("stats.drawn", String(s.drawn), "drawn"),
+      row("stats.deals", String(s.deals), "deals"),
+      row("stats.deals_won", String(s.deals_won), "deals_won"),
+      row("stats.gins", String(s.gins), "gins"),
+      row("stats.big_gins", String(s.big_gins), "big_gins"),
+      row("stats.knocks", String(s.knocks), "knocks"),
+      row("stats.undercuts_made", String(s.undercuts_made), "undercuts_made"),
+      row("stats.undercuts_suffered", String(s.undercuts_suffered), "undercuts_suffered"),
+      row("stats.knock_deadwood", s.knock_deadwood_avg === null ? "—" : number(lang, s.knock_deadwood_avg), "knock_deadwood_avg"),
+      row("stats.best", best, "best_match"),
+      row("stats.streak", String(s.streak), "streak"),
+      row("stats.best_streak", String(s.best_streak), "best_streak"),
+    );
+  }
+
+  function draw(focusKey = null) {
+    const t = ctx.t();
+    const lang = ctx.lang();
+    const records = ctx.history.records();
+    const s = summarize(records, { level: filter.level || null, profile: filter.profile || null });
+    const statusLine = status
+      ? el("p", { class: `message ${status.kind === "error" ? "refusal" : "info"} data-status`, role: status.kind === "error" ? "alert" : "status", text: status.text(t) })
+      : null;
+    const confirm = asking
+      ? el(
+          "div",
+          { class: "confirm-clear", role: "group", "aria-label": t("stats.clear") },
+          el("p", { text: t("stats.clear_ask") }),
+          el(
+            "div",
+            { class: "panel-buttons" },
+            button(t("stats.clear_yes"), "clearYes", () => {
+              asking = false;
+              const ok = ctx.history.clear();
+              status = { kind: ok ? "ok" : "error", text: (tt) => tt(ok ? "stats.cleared" : "data.cannot_save") };
+              draw("clear");
+            }, "btn danger"),
+            button(t("btn.cancel"), "clearNo", () => {
+              asking = false;
+              draw("clear");
+            }, "btn ghost"),
+          ),
+        )
+      : null;
+    sheet.fill(
+      t("stats.title"),
+      [
+        el("p", { class: "note local-note", text: t("stats.local") }),
+        el(
+          "div",
+          { class: "stats-filters" },
+          choice("stats-level", t("stats.level"), filter.level, [["", t("stats.any_level")], ...LEVELS.map((v) => [v, t(`level.${v}`)])], (v) => {
+            filter.level = v;
+            draw("stats-level");
+          }),
+          choice("stats-profile", t("stats.profile"), filter.profile, [["", t("stats.any_profile")], ...PROFILES.map((v) => [v, t(`profile.${v}`)])], (v) => {
+            filter.profile = v;
+            draw("stats-profile");
+          }),
+        ),
+        s.matches ? rows(t, lang, s) : el("p", { class: "none stats-empty", text: t("stats.empty") }),
+        statusLine,
+        confirm,
+        el(
+          "div",
+          { class: "panel-buttons stats-buttons" },
+          button(t("stats.export"), "export", exportFile),
+          button(t("stats.import"), "import", () => input.click()),
+          button(t("stats.clear"), "clear", () => {
+            asking = true;
+            status = null;
+            draw("clearNo");
+          }),
+          button(t("sheet.back_menu"), "closeStats", () => sheet.close(), "btn primary"),
+        ),
+        input,
+      ],
+      focusKey,
+    );
+  }
+
+  function exportFile() {
+    const data = ctx.history.exportData(ctx.settings());
+    const blob = new Blob([JSON.stringify(data, null, 1)], { type: "application/json" });
+    const url = URL.createObjectURL(blob);
+    const stamp = new Date().toISOString().slice(0, 10);
+    const link = el("a", { href: url, download: `gin-rummy-${stamp}.json`, hidden: true });
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    const n = data.matches.length;
+    status = { kind: "ok", text: (t) => t("stats.exported", { n }) };
+    draw("export");
+  }
+
+  async function importFile(file) {
+    status = { kind: "busy", text: (t) => t("stats.importing") };
+    draw("import");
+    let data;
+    try {
+      data = JSON.parse(await file.text());
+    } catch {
+      status = { kind: "error", text: (t) => `${t("data.refused")} ${t("data.not_json")}` };
+      draw("import");
+      return;
+    }
+    try {
+      const done = await ctx.history.importData(data);
+      if (done.settings) ctx.applySettings(done.settings);
+      status = { kind: "ok", text: (t) => t("stats.imported", { matches: done.matches, records: done.records }) };
+    } catch (err) {
+      const refusal = err instanceof ImportRefused ? err : new ImportRefused("data.bad_file");
+      status = { kind: "error", text: (t) => `${t("data.refused")} ${t(refusal.key, refusal.vars)}` };
+      if (!(err instanceof ImportRefused)) console.warn("import:", err);
+    }
+    draw("import");
+  }
+
+  draw("closeStats");
+  return { redraw: () => draw(), close: () => sheet.close() };
+}
+
+// "Partidas": the kept matches, newest first; each opens in the viewer.
+export function openGames(ctx) {
+  const sheet = openSheet({ id: "games", onClose: ctx.onClose });
+  function draw(focusKey = null) {
+    const t = ctx.t();
+    const lang = ctx.lang();
+    const list = ctx.history.matches().slice().reverse();
+    const recs = new Map(ctx.history.records().map((r) => [r.id, r]));
+    const when = new Intl.DateTimeFormat(lang === "en" ? "en-GB" : "es-ES", { dateStyle: "short", timeStyle: "short" });
+    const items = list.map((m, i) => {
+      const r = recs.get(ctx.matchId(m.save));
+      const outcome = r ? t(r.won ? "games.won" : r.lost ? "games.lost" : "games.drawn", { a: r.totals[0], b: r.totals[1] }) : "";
+      const details = r ? t("games.details", { level: t(`level.${r.level}`), profile: t(`profile.${r.profile}`), deals: r.deals }) : "";
+      const node = el(
+        "button",
+        { type: "button", class: "btn game-item", dataset: { key: `game:${i}`, seed: m.save.seed } },
+        el("span", { class: "game-outcome", text: outcome || t("games.match") }),
+        el("span", { class: "game-details", text: [details, `${t("menu.seed")} ${m.save.seed}`, Number.isFinite(m.at) ? when.format(new Date(m.at)) : null].filter(Boolean).join(" · ") }),
+      );
+      node.addEventListener("click", () => ctx.watch(m.save, () => draw(`game:${i}`)));
+      return el("li", {}, node);
+    });
+    sheet.fill(
+      t("games.title"),
+      [
+        el("p", { class: "note", text: t("games.note", { n: KEEP }) }),
+        items.length ? el("ol", { class: "game-list" }, items) : el("p", { class: "none", text: t("games.empty") }),
+        el("div", { class: "panel-buttons" }, button(t("sheet.back_menu"), "closeGames", () => sheet.close(), "btn primary")),
+      ],
+      focusKey,
+    );
+  }
+  draw(ctx.history.matches().length ? "game:0" : "closeGames");
+  return { redraw: () => draw(), close: () => sheet.close() };
+}

@@ -1,0 +1,377 @@
+// The replay viewer of a finished match, with Difícil's review.
+// The engine's `replay` gives every step (both hands face up: the match is
+// over, it refuses an unfinished one); `review` is asked a few deals at a
+// time so the page never freezes and the progress shows. Keyboard: arrows
+// step, Home/End go to the first/last step, PageUp/PageDown jump a deal,
+// Escape closes.
+
+import { el, faceCard } from "./dom.js";
+import { byRank, orderMeld } from "./cards.js";
+import { openSheet } from "./sheet.js";
+import { operation } from "./panels.js";
+import { hintAction, loosePoints, newDeal, points as pointsText, theCard } from "./words.js";
+
+const PLAY_MS = { slow: 1400, normal: 700, fast: 250 };
+// Deals per review call: starts small (progress shows at once), then sized
+// so each call takes about REVIEW_MS, keeping the page answering between.
+const REVIEW_FIRST = 2;
+const REVIEW_MS = 400;
+const reviews = new Map(); // matchId -> finished review, for this page's life
+
+// The sentence of an action, per seat (literal keys: i18n tests look for them).
+const ACTION_KEYS = {
+  take: ["viewer.take_0", "viewer.take_1"],
+  pass: ["viewer.pass_0", "viewer.pass_1"],
+  draw_stock: ["viewer.draw_stock_0", "viewer.draw_stock_1"],
+  draw_discard: ["viewer.draw_discard_0", "viewer.draw_discard_1"],
+  discard: ["viewer.discard_0", "viewer.discard_1"],
+  knock: ["viewer.knock_0", "viewer.knock_1"],
+  gin: ["viewer.gin_0", "viewer.gin_1"],
+  big_gin: ["viewer.big_gin_0", "viewer.big_gin_1"],
+};
+
+function number(lang, n) {
+  return new Intl.NumberFormat(lang === "en" ? "en-GB" : "es-ES", { maximumFractionDigits: 1 }).format(n);
+}
+
+// What happened at step `i` (steps from `replay`), in words.
+export function stepText(t, steps, i) {
+  const step = steps[i];
+  if (step.kind === "deal") return newDeal(t, step.deal_number, step.state.dealer);
+  const a = step.action;
+  const prev = i > 0 ? steps[i - 1].state : null;
+  const top = prev && prev.discard.length ? prev.discard[prev.discard.length - 1] : null;
+  let kind = a.type;
+  let card = a.card || null;
+  if (a.type === "take") card = step.state.taken || top;
+  if (a.type === "draw") {
+    kind = a.from === "discard" ? "draw_discard" : "draw_stock";
+    card = step.state.drawn || (a.from === "discard" ? top : null);
+  }
+  if (a.type === "knock" && step.result && step.result.kind === "gin") kind = "gin";
+  const text = t(ACTION_KEYS[kind][step.seat], { card: card ? theCard(t, card) : "" });
+  return text;
+}
+
+function hardText(t, entry) {
+  const gin = entry.hard.type === "knock" && (entry.reason === "gin_available" || entry.reason === "big_gin_available");
+  return hintAction(t, entry.hard, gin);
+}
+
+function reasonText(t, entry) {
+  const key = `reason.${entry.reason}`;
+  const text = t(key, entry.why || {});
+  return text === key ? "" : text;
+}
+
+function handRow(t, state, seat, fresh) {
+  const arrangement = state.arrangements[seat];
+  const melds = arrangement.melds.map((m) => orderMeld(m));
+  const loose = [...arrangement.deadwood].sort(byRank);
+  const known = new Set(state.known[seat] || []);
+  const card = (c) => faceCard(c, t, `mini${c === fresh ? " fresh" : ""}${known.has(c) ? " known" : ""}`);
+  return el(
+    "div",
+    { class: "viewer-cards", role: "group", "aria-label": t(seat === 0 ? "viewer.your_hand" : "viewer.opp_hand"), dataset: { seat, cards: state.hands[seat].join(" ") } },
+    melds.map((m) => el("span", { class: "viewer-meld" }, m.map(card))),
+    loose.length ? el("span", { class: "viewer-loose" }, loose.map(card)) : null,
+  );
+}
+
+function resultBox(t, rules, result) {
+  const headline =
+    result.kind === "void" ? t("result.void") : t(result.winner === 0 ? "result.you_win" : "result.opp_wins", { points: pointsText(t, result.points) });
+  const op = operation(result, rules, t);
+  return el(
+    "section",
+    { class: `viewer-result ${result.winner === 0 ? "good" : result.winner === 1 ? "bad" : ""}`, "aria-label": t("result.title", { number: result.number }) },
+    el("h3", { text: `${t("result.title", { number: result.number })} · ${t(`kind.${result.kind}`)}` }),
+    el("p", { class: "headline", text: headline }),
+    op ? el("p", { class: "operation", text: op }) : null,
+    el("p", { class: "totals", text: t("result.totals", { a: result.scores[0], b: result.scores[1], target: rules.target }) }),
+  );
+}
+
+// ctx: {t: () => translator, lang: () => lang, call(method, params), speed,
+//       matchId(save), onClose(opener)}
+export function openViewer(save, ctx) {
+  let data = null; // the engine's replay
+  let error = null;
+  let index = 0;
+  let playing = null; // interval id
+  let speed = PLAY_MS[ctx.speed] ? ctx.speed : "fast";
+  const id = ctx.matchId(save);
+  let review = reviews.get(id) || null; // {differing, summary, done, total, failed}
+  const live = el("p", { class: "viewer-live sr-only", "aria-live": "polite" });
+
+  const sheet = openSheet({
+    id: "viewer",
+    onClose: (opener) => {
+      stop();
+      ctx.onClose(opener);
+    },
+    onKey(event) {
+      if (!data || event.target.tagName === "SELECT" || event.ctrlKey || event.metaKey || event.altKey) return false;
+      const deal = data.steps[index].deal_number;
+      const moves = {
+        ArrowRight: index + 1,
+        ArrowDown: index + 1,
+        ArrowLeft: index - 1,
+        ArrowUp: index - 1,
+        Home: 0,
+        End: data.count - 1,
+        PageDown: deal < data.deals.length ? data.deals[deal].start : data.count - 1,
+        PageUp: deal > 1 && index === data.deals[deal - 1].start ? data.deals[deal - 2].start : data.deals[deal - 1].start,
+      };
+      if (!(event.key in moves)) return false;
+      stop();
+      go(moves[event.key], true);
+      return true;
+    },
+  });
+
+  function stop() {
+    if (playing !== null) clearInterval(playing);
+    playing = null;
+  }
+
+  function go(i, speak = false) {
+    index = Math.max(0, Math.min(data.count - 1, i));
+    draw();
+    if (speak) live.textContent = stepText(ctx.t(), data.steps, index);
+  }
+
+  function play() {
+    if (playing !== null) {
+      stop();
+      draw("play");
+      return;
+    }
+    if (index >= data.count - 1) index = 0;
+    playing = setInterval(() => {
+      if (sheet.closed || index >= data.count - 1) {
+        stop();
+        if (!sheet.closed) draw("play");
+        return;
+      }
+      go(index + 1);
+    }, PLAY_MS[speed]);
+    draw("play");
+  }
+
+  function btn(text, key, onClick, extra = {}) {
+    const node = el("button", { type: "button", class: "btn", dataset: { key }, text, ...extra });
+    node.addEventListener("click", onClick);
+    return node;
+  }
+
+  function select(idName, label, value, options, onChange) {
+    const node = el("select", { id: idName, dataset: { key: idName } }, options.map(([v, text]) => el("option", { value: String(v), selected: String(v) === String(value), text })));
+    node.addEventListener("change", () => onChange(node.value));
+    return el("div", { class: "field" }, el("label", { for: idName, text: label }), node);
+  }
+
+  function reviewMark(t, lang, entry) {
+    const cost = entry.cost === null || entry.cost === undefined ? null : entry.cost;
+    return el(
+      "section",
+      { class: "review-mark", role: "note", "aria-label": t("review.mark_label"), dataset: { step: entry.step } },
+      el("p", { class: "review-hard", text: `${t("review.hard", { action: hardText(t, entry) })} ${reasonText(t, entry)}`.trim() }),
+      cost !== null ? el("p", { class: "review-cost", text: t("review.cost", { cost: number(lang, cost) }) }) : el("p", { class: "review-cost", text: t("review.no_cost") }),
+    );
+  }
+
+  function reviewSection(t, lang) {
+    const head = el("h3", { text: t("review.title") });
+    const opinion = el("p", { class: "note review-opinion", text: t("review.opinion") });
+    if (!review) return el("section", { class: "review" }, head, opinion);
+    if (review.failed) return el("section", { class: "review" }, head, el("p", { class: "message refusal", role: "alert", text: t("review.failed") }));
+    if (!review.finished) {
+      return el(
+        "section",
+        { class: "review", "aria-busy": "true" },
+        head,
+        el("progress", { class: "review-progress", max: review.total, value: review.done, "aria-label": t("review.progress", { done: review.done, total: review.total }) }),
+        el("p", { class: "review-status", role: "status", text: t("review.progress", { done: review.done, total: review.total }) }),
+        opinion,
+      );
+    }
+    const s = review.summary;
+    const lines = [];
+    if (!s.differing) lines.push(el("p", { class: "review-summary", text: t("review.none", { total: s.decisions }) }));
+    else {
+      const c = s.costliest;
+      const human = stepText(t, data.steps, c.step);
+      const costly =
+        c.cost !== null && c.cost !== undefined
+          ? t("review.costliest_cost", { deal: c.deal_number, cost: number(lang, c.cost), human, hard: hardText(t, c) })
+          : t("review.costliest", { deal: c.deal_number, human, hard: hardText(t, c) });
+      lines.push(el("p", { class: "review-summary", text: `${t(s.differing === 1 ? "review.summary_one" : "review.summary", { n: s.differing, total: s.decisions })} ${costly}` }));
+      lines.push(
+        el(
+          "ol",
+          { class: "review-list" },
+          review.differing.map((d) =>
+            el(
+              "li",
+              {},
+              (() => {
+                const node = btn(t("review.item", { deal: d.deal_number, human: stepText(t, data.steps, d.step), hard: hardText(t, d) }), `review:${d.step}`, () => {
+                  stop();
+                  go(d.step, true);
+                }, { class: `btn ghost review-item${d.step === index ? " current" : ""}` });
+                if (d.step === index) node.setAttribute("aria-current", "step");
+                return node;
+              })(),
+            ),
+          ),
+        ),
+      );
+    }
+    return el("section", { class: "review", dataset: { differing: s.differing, decisions: s.decisions } }, head, lines, opinion);
+  }
+
+  function draw(focusKey = null) {
+    if (sheet.closed) return;
+    const t = ctx.t();
+    const lang = ctx.lang();
+    if (error) {
+      sheet.fill(t("viewer.title"), [el("p", { class: "message refusal", role: "alert", text: t(error) }), btn(t("viewer.close"), "closeViewer", () => sheet.close(), { class: "btn primary" })], focusKey || "closeViewer");
+      return;
+    }
+    if (!data) {
+      sheet.fill(t("viewer.title"), [el("p", { role: "status", text: t("viewer.loading") }), btn(t("viewer.close"), "closeViewer", () => sheet.close(), { class: "btn primary" })], focusKey);
+      return;
+    }
+    const step = data.steps[index];
+    const state = step.state;
+    const rules = data.rules;
+    const mark = review && review.finished ? review.differing.find((d) => d.step === index) : null;
+    const fresh = step.kind === "action" && (step.action.type === "draw" || step.action.type === "take") ? state.drawn || state.taken : null;
+    const who = (seat) => el("h3", { class: "viewer-who" }, el("span", { text: t(seat === 0 ? "bar.you" : "bar.opponent") }), state.dealer === seat ? el("span", { class: "chip dealer", text: t("table.dealer") }) : null, el("span", { class: "viewer-dw", text: loosePoints(t, state.arrangements[seat].points) }));
+    const pile = state.discard.slice(-6);
+    sheet.panel.dataset.step = String(index);
+    sheet.fill(
+      `${t("viewer.title")} · ${t("menu.seed")} ${data.seed}`,
+      [
+        el(
+          "p",
+          { class: "viewer-where" },
+          el("span", { class: "viewer-deal", text: t("bar.deal", { number: step.deal_number }) }),
+          el("span", { class: "viewer-step", text: t("viewer.step", { n: index + 1, count: data.count }) }),
+          el("span", { class: "viewer-scores", text: t("viewer.scores", { a: state.scores[0], b: state.scores[1] }) }),
+        ),
+        el(
+          "div",
+          { class: "viewer-table", dataset: { phase: state.phase } },
+          el("section", { class: "viewer-seat seat-1" }, who(1), handRow(t, state, 1, fresh)),
+          el(
+            "section",
+            { class: "viewer-piles", "aria-label": t("viewer.piles") },
+            el("p", { class: "viewer-stock", dataset: { count: state.stock_count }, text: t("viewer.stock", { n: state.stock_count }) }),
+            el(
+              "div",
+              { class: "viewer-discard", role: "group", "aria-label": t("btn.pile"), dataset: { top: state.discard.length ? state.discard[state.discard.length - 1] : "" } },
+              el("span", { class: "viewer-label", text: t("btn.pile") }),
+              pile.length ? pile.map((c, i) => faceCard(c, t, `mini${i === pile.length - 1 ? " top" : " under"}`)) : el("span", { class: "none", text: t("viewer.empty_pile") }),
+            ),
+          ),
+          el("section", { class: "viewer-seat seat-0" }, who(0), handRow(t, state, 0, fresh)),
+        ),
+        el("p", { class: `viewer-action${mark ? " marked" : ""}`, text: stepText(t, data.steps, index) }),
+        mark ? reviewMark(t, lang, mark) : null,
+        step.result ? resultBox(t, rules, step.result) : null,
+        index === data.count - 1 && data.final ? el("p", { class: "viewer-final headline", text: t(data.final.winner === 0 ? "match.won" : data.final.winner === 1 ? "match.lost" : "match.draw") + " " + t("viewer.final", { a: data.final.totals[0], b: data.final.totals[1] }) }) : null,
+        el(
+          "div",
+          { class: "viewer-controls", role: "group", "aria-label": t("viewer.controls") },
+          btn(t("viewer.first"), "first", () => (stop(), go(0, true)), { "aria-keyshortcuts": "Home", disabled: index === 0 }),
+          btn(t("viewer.back"), "back", () => (stop(), go(index - 1, true)), { "aria-keyshortcuts": "ArrowLeft", disabled: index === 0 }),
+          btn(t(playing !== null ? "viewer.pause" : "viewer.play"), "play", play, { class: "btn primary" }),
+          btn(t("viewer.forward"), "forward", () => (stop(), go(index + 1, true)), { "aria-keyshortcuts": "ArrowRight", disabled: index === data.count - 1 }),
+          btn(t("viewer.last"), "last", () => (stop(), go(data.count - 1, true)), { "aria-keyshortcuts": "End", disabled: index === data.count - 1 }),
+        ),
+        el(
+          "div",
+          { class: "viewer-options" },
+          select(
+            "viewer-deal",
+            t("viewer.deal"),
+            step.deal_number,
+            data.deals.map((d) => [d.number, d.result ? `${t("bar.deal", { number: d.number })} · ${t(`kind.${d.result.kind}`)}${d.result.winner === 0 ? ` · ${t("viewer.you_won_deal", { points: d.result.points })}` : d.result.winner === 1 ? ` · ${t("viewer.opp_won_deal", { points: d.result.points })}` : ""}` : t("bar.deal", { number: d.number })]),
+            (v) => {
+              stop();
+              go(data.deals[Number(v) - 1].start, true);
+            },
+          ),
+          select("viewer-speed", t("menu.speed"), speed, ["slow", "normal", "fast"].map((v) => [v, t(`speed.${v}`)]), (v) => {
+            speed = v;
+            if (playing !== null) {
+              stop();
+              play();
+            }
+          }),
+        ),
+        el("p", { class: "note viewer-keys", text: t("viewer.keys") }),
+        reviewSection(t, lang),
+        live,
+        el("div", { class: "panel-buttons" }, btn(t("viewer.close"), "closeViewer", () => sheet.close(), { class: "btn ghost" })),
+      ],
+      focusKey,
+    );
+  }
+
+  async function runReview() {
+    if (review && (review.finished || review.failed)) return;
+    const total = data.deals.length;
+    review = { differing: [], summary: null, done: 0, total, finished: false };
+    let decisions = 0;
+    try {
+      let size = REVIEW_FIRST;
+      for (let first = 1; first <= total; ) {
+        if (sheet.closed) {
+          review = null;
+          return;
+        }
+        const last = Math.min(total, first + size - 1);
+        const began = performance.now();
+        const part = await ctx.call("review", { save, deals: [first, last] });
+        const perDeal = (performance.now() - began) / (last - first + 1);
+        size = Math.max(1, Math.min(10, Math.round(REVIEW_MS / Math.max(perDeal, 1))));
+        first = last + 1;
+        review.differing.push(...part.differing);
+        decisions += part.summary.decisions;
+        review.done = last;
+        draw();
+      }
+    } catch (err) {
+      console.warn("review:", err);
+      review = { failed: true };
+      draw();
+      return;
+    }
+    const costed = review.differing.filter((d) => d.cost !== null && d.cost !== undefined);
+    const costliest = costed.length ? costed.reduce((a, b) => (b.cost > a.cost ? b : a)) : review.differing[0] || null;
+    review.summary = { decisions, differing: review.differing.length, with_cost: costed.length, costliest };
+    review.finished = true;
+    reviews.set(id, review);
+    sheet.panel.dataset.reviewed = "true";
+    draw();
+  }
+
+  draw("closeViewer");
+  ctx
+    .call("replay", { save })
+    .then((result) => {
+      data = result;
+      index = 0;
+      draw("forward");
+      if (review && review.finished) sheet.panel.dataset.reviewed = "true";
+      return runReview();
+    })
+    .catch((err) => {
+      error = err && err.code === "match_not_over" ? "viewer.not_over" : "viewer.bad_match";
+      draw();
+    });
+  return { close: () => sheet.close() };
+}
