@@ -34,7 +34,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
 WEB = ROOT / "web"
-DIST = ROOT / "dist"
+# GIN_DIST builds into another directory (tests build changed sources there).
+DIST = Path(os.environ.get("GIN_DIST", ROOT / "dist")).resolve()
 CACHE = ROOT / ".cache"
 VENV = ROOT / ".venv"
 
@@ -440,11 +441,15 @@ def compiled_bytecode(pyodide: Path, sources: dict[str, bytes]) -> tuple[bytes, 
     return stdlib_out.read_bytes(), pycs
 
 
-def _prune(folder: Path, keep: set[str]) -> None:
-    """Forget cached results of earlier inputs (keeps .cache/ from growing)."""
-    for path in folder.iterdir():
-        if path.name not in keep:
-            shutil.rmtree(path) if path.is_dir() else path.unlink()
+def _prune(folder: Path, keep: set[str], spare: int = 3) -> None:
+    """Forget cached results of earlier inputs but the `spare` most recent
+    (keeps .cache/ from growing; a test's build of changed sources does not
+    evict the tree's own)."""
+    for path in keep:
+        os.utime(folder / path)
+    others = sorted((p for p in folder.iterdir() if p.name not in keep), key=lambda p: p.stat().st_mtime, reverse=True)
+    for path in others[spare:]:
+        shutil.rmtree(path) if path.is_dir() else path.unlink()
 
 
 def memory_snapshot(pyodide: Path, stdlib: bytes, micropip: Path, gin_name: str, gin_bytes: bytes) -> tuple[str, bytes, bytes]:
@@ -633,6 +638,32 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         # worker script in particular must never come from the HTTP cache.
         self.send_header("Cache-Control", "no-cache")
         super().end_headers()
+
+    def send_head(self):
+        """The precompressed sibling (name + ".gz") when the browser accepts
+        gzip; the file as it is otherwise."""
+        path = Path(self.translate_path(self.path))
+        packed = path.with_name(path.name + ".gz")
+        accepts = "gzip" in self.headers.get("Accept-Encoding", "")
+        if not (accepts and path.is_file() and packed.is_file()):
+            return super().send_head()
+        stat = packed.stat()
+        last_modified = self.date_time_string(int(stat.st_mtime))
+        ctype = self.guess_type(str(path))
+        if self.headers.get("If-Modified-Since") == last_modified:
+            self.send_response(http.HTTPStatus.NOT_MODIFIED)
+            self.send_header("Vary", "Accept-Encoding")
+            self.end_headers()
+            return None
+        f = packed.open("rb")
+        self.send_response(http.HTTPStatus.OK)
+        self.send_header("Content-Type", ctype)
+        self.send_header("Content-Encoding", "gzip")
+        self.send_header("Vary", "Accept-Encoding")
+        self.send_header("Content-Length", str(stat.st_size))
+        self.send_header("Last-Modified", last_modified)
+        self.end_headers()
+        return f
 
     def log_message(self, format: str, *args) -> None:  # noqa: A002
         if not self.quiet:
