@@ -163,9 +163,9 @@ function stageFetches() {
       staged.push(
         result.then(async (response) => {
           if (!response.ok || response.type !== "basic") return;
-          const cache = await caches.open(STAGING);
-          await cache.put(url.href, response.clone());
-        }).catch(() => {}),
+          const copy = response.clone(); // now, before Pyodide reads the body
+          await (await caches.open(STAGING)).put(url.href, copy);
+        }).catch(() => {}), // the service worker downloads it instead
       );
     }
     return result;
@@ -420,13 +420,13 @@ async function boot() {
 async function normalBoot(loadPyodide, options, timings, mark) {
   const micropipURL = abs(BUILD.micropip);
   const ginURL = abs(BUILD.gin);
+  const stamp = stampInIndexedDB();
+  const staging = (await controlledBuild()) ? null : stageFetches();
   // Our wheel downloads while Pyodide boots.
   const ginBytes = fetchBytes(ginURL, "engine");
   ginBytes.catch(() => {}); // reported when awaited below
-  const [stamp, controlled] = await Promise.all([stampInIndexedDB(), controlledBuild()]);
-  const staging = controlled ? null : stageFetches();
   // First visit of this build: micropip loads during Pyodide's start-up.
-  const expectCache = stamp === BUILD.gin_integrity;
+  const expectCache = (await stamp) === BUILD.gin_integrity;
   let pyodide;
   try {
     pyodide = await startPyodide(loadPyodide, { ...options, packages: expectCache ? [] : [micropipURL] }, mark);
