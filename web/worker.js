@@ -406,6 +406,7 @@ async function boot() {
     }
     mark("engine");
     timings.boot = "snapshot";
+    timings.snapshot = SNAPSHOT.url.slice(SNAPSHOT.url.lastIndexOf("/") + 1);
     return { pyodide, module, timings, afterReady: null };
   } catch (err) {
     if (!(err instanceof SnapshotUnusable)) throw err;
