@@ -645,7 +645,8 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         path = Path(self.translate_path(self.path))
         packed = path.with_name(path.name + ".gz")
         accepts = "gzip" in self.headers.get("Accept-Encoding", "")
-        if not (accepts and path.is_file() and packed.is_file()):
+        # A sibling older than its file is stale (the file was edited by hand).
+        if not (accepts and path.is_file() and packed.is_file()) or packed.stat().st_mtime < path.stat().st_mtime:
             return super().send_head()
         stat = packed.stat()
         last_modified = self.date_time_string(int(stat.st_mtime))

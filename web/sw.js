@@ -52,7 +52,19 @@ async function reuse(path, integrity) {
   return null;
 }
 
+// The page's worker may still be writing the staging cache when this script
+// installs (the page registers it as soon as it is playable): wait for its
+// mark, a few seconds at most.
+async function stagingSettled() {
+  for (let i = 0; i < 100 && (await caches.has(STAGING)); i++) {
+    const staging = await caches.open(STAGING);
+    if (await staging.match(urlFor("gin-staging-complete"))) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 async function precache() {
+  await stagingSettled();
   const cache = await caches.open(CACHE);
   await Promise.all(
     Object.entries(MANIFEST.files).map(async ([path, integrity]) => {
@@ -111,9 +123,10 @@ self.addEventListener("activate", (event) => {
         if (name.startsWith(PREFIX) && name !== CACHE) await caches.delete(name);
       }
       await self.clients.claim();
-      await fetchSnapshot();
     })(),
   );
+  // Not part of activation: fetch events wait while a worker activates.
+  fetchSnapshot();
 });
 
 self.addEventListener("fetch", (event) => {
@@ -123,7 +136,10 @@ self.addEventListener("fetch", (event) => {
   if (url.origin !== SCOPE.origin || !url.pathname.startsWith(SCOPE.pathname)) return;
   let path = url.pathname.slice(SCOPE.pathname.length);
   if (request.mode === "navigate" && (path === "" || path === "index.html")) path = "index.html";
-  if (request.mode === "navigate" && SNAPSHOT) event.waitUntil(fetchSnapshot()); // if an earlier try failed
+  // Started again on a navigation if an earlier try failed; each request
+  // while it runs keeps this worker alive until it is done.
+  if (request.mode === "navigate" && SNAPSHOT) fetchSnapshot();
+  if (fetchingSnapshot) event.waitUntil(fetchingSnapshot);
   if (!(path in MANIFEST.files)) return; // not ours to answer: the network decides
   event.respondWith(
     (async () => {

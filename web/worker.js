@@ -151,11 +151,14 @@ import gin.bridge
 // On a visit no service worker controls yet, keep what Pyodide fetched for
 // the service worker's precache (it checks every file against the manifest
 // and moves it into its own cache), so nothing is downloaded twice.
+// The service worker waits for STAGED_MARK before it looks there.
 const STAGING = "gin-staging";
+const STAGED_MARK = "gin-staging-complete";
 
 function stageFetches() {
   const original = self.fetch;
-  const staged = [];
+  const staged = [caches.open(STAGING)]; // its existence says "staging under way"
+  staged[0].catch(() => {});
   self.fetch = function (input, init) {
     const result = original.call(this, input, init);
     const url = new URL(typeof input === "string" ? input : input.url || String(input), self.location.href);
@@ -174,7 +177,12 @@ function stageFetches() {
     restore() {
       self.fetch = original;
     },
-    done: () => Promise.all(staged),
+    // After the boot's fetches: mark the staging cache complete.
+    finish() {
+      Promise.all(staged)
+        .then(async () => (await caches.open(STAGING)).put(abs(STAGED_MARK), new Response("1")))
+        .catch(() => {});
+    },
   };
 }
 
@@ -432,7 +440,10 @@ async function normalBoot(loadPyodide, options, timings, mark) {
   try {
     pyodide = await startPyodide(loadPyodide, { ...options, packages: expectCache ? [] : [micropipURL] }, mark);
   } finally {
-    if (staging) staging.restore();
+    if (staging) {
+      staging.restore();
+      staging.finish();
+    }
   }
   mark("runtime");
 
