@@ -57,7 +57,9 @@ async function fetchBytes(url, stage) {
 // Pyodide logs a failed WebAssembly instantiation (e.g. a missing
 // pyodide.asm.wasm) and then waits forever. Watching the two entry points lets
 // the boot fail with a reason instead of hanging.
-function watchWasm(onInstantiated = () => {}) {
+// With `precompiled` (a promise of a WebAssembly.Module or null), the module
+// compiled ahead is instantiated instead of compiling the response again.
+function watchWasm(onInstantiated = () => {}, precompiled = null) {
   let fail;
   const failed = new Promise((_, reject) => {
     fail = reject;
@@ -68,7 +70,14 @@ function watchWasm(onInstantiated = () => {}) {
     if (typeof original !== "function") continue;
     originals[name] = original;
     WebAssembly[name] = function (...args) {
-      const result = original.apply(this, args);
+      const result =
+        name === "instantiateStreaming" && precompiled
+          ? precompiled.then((module) =>
+              module
+                ? originals.instantiate(module, args[1]).then((instance) => ({ module, instance }))
+                : original.apply(this, args),
+            )
+          : original.apply(this, args);
       result.then(onInstantiated, (err) => {
         const text = String(err && err.message ? err.message : err);
         fail(new BootError("runtime", /status|fetch|MIME/i.test(text) ? "missing_file" : "boot_failed", `pyodide.asm.wasm: ${text}`));
@@ -102,8 +111,8 @@ class SnapshotUnusable extends Error {
   }
 }
 
-// The snapshot as the service worker cached it, checked against this build's
-// hashes and decompressed. Stored gzip-compressed, unless the host sent it
+// The snapshot as the service worker cached it (found: {read}), read() gives
+// its bytes checked against this build's hashes and decompressed. Stored gzip-compressed, unless the host sent it
 // decoded (then it is stored raw and checked as such). Never from the network:
 // a visit without it boots the normal way at once.
 async function cachedSnapshot() {
@@ -116,6 +125,10 @@ async function cachedSnapshot() {
     throw new SnapshotUnusable("no_cache_storage", err);
   }
   if (!response) throw new SnapshotUnusable("not_cached");
+  return { read: () => readSnapshot(response) };
+}
+
+async function readSnapshot(response) {
   const stored = new Uint8Array(await response.arrayBuffer());
   const packed = stored[0] === 0x1f && stored[1] === 0x8b;
   if (!packed) {
@@ -347,18 +360,50 @@ async function installWithMicropip(pyodide, micropipURL, ginURL, ginBytes, micro
   }
 }
 
+// Compile pyodide.asm.wasm as soon as Pyodide has asked for it, instead of
+// when it instantiates: with a snapshot, Pyodide first waits for the snapshot
+// to be read, and the compilation can run meanwhile.
+function compileEarly(wasmURL) {
+  const original = self.fetch;
+  let resolveModule;
+  const module = new Promise((resolve) => {
+    resolveModule = resolve;
+  });
+  self.fetch = function (input, init) {
+    const result = original.call(this, input, init);
+    if (String(input && input.url ? input.url : input) === wasmURL) {
+      self.fetch = original;
+      result
+        .then((response) => (response.ok ? WebAssembly.compileStreaming(response.clone()) : null))
+        .then(resolveModule, () => resolveModule(null)); // Pyodide reports the failure itself
+    }
+    return result;
+  };
+  return {
+    module,
+    restore() {
+      if (self.fetch !== original) {
+        self.fetch = original;
+        resolveModule(null);
+      }
+    },
+  };
+}
+
 // loadPyodide with the wasm watched (see watchWasm), its failures as BootErrors.
-async function startPyodide(loadPyodide, options, mark) {
-  const wasm = watchWasm(() => mark("wasm"));
+async function startPyodide(loadPyodide, options, mark, { early = false } = {}) {
+  const ahead = early ? compileEarly(new URL("pyodide.asm.wasm", options.indexURL).href) : null;
+  const wasm = watchWasm(() => mark("wasm"), ahead && ahead.module);
   try {
     return await Promise.race([loadPyodide(options), wasm.failed]);
   } catch (err) {
-    if (err instanceof BootError) throw err;
+    if (err instanceof BootError || err instanceof SnapshotUnusable) throw err;
     const text = String(err && err.message ? err.message : err);
     const code = /fetch|404|not found|failed to load|status/i.test(text) ? "missing_file" : "boot_failed";
     throw new BootError("runtime", code, text);
   } finally {
     wasm.restore();
+    if (ahead) ahead.restore();
   }
 }
 
@@ -381,8 +426,8 @@ async function boot() {
     stderr: () => {},
   };
 
-  const snapshot = cachedSnapshot();
-  snapshot.catch(() => {}); // reported below
+  const stored = cachedSnapshot();
+  stored.catch(() => {}); // reported below
   let loadPyodide;
   try {
     ({ loadPyodide } = await import(indexURL + "pyodide.mjs"));
@@ -393,12 +438,15 @@ async function boot() {
 
   let reason;
   try {
-    const bytes = await snapshot;
-    mark("snapshot_read");
+    // Found in the cache (quick to know); its bytes are read, checked and
+    // decompressed while Pyodide fetches and compiles the wasm.
+    const bytes = (await stored).read();
+    bytes.catch(() => {}); // reported through loadPyodide
     let pyodide;
     try {
-      pyodide = await startPyodide(loadPyodide, { ...options, _loadSnapshot: bytes }, mark);
+      pyodide = await startPyodide(loadPyodide, { ...options, _loadSnapshot: bytes.then((b) => (mark("snapshot_read"), b)) }, mark, { early: true });
     } catch (err) {
+      if (err instanceof SnapshotUnusable) throw err;
       if (err instanceof BootError && err.code === "missing_file") throw err; // the normal boot would fail too
       throw new SnapshotUnusable("restore_failed", err);
     }
