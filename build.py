@@ -2,10 +2,13 @@
 """One entry point for gin: build | serve [--port N] | test [pytest args] | bench.
 
 `build` assembles dist/ from the source tree: the pinned Pyodide core (npm ci in
-web/), micropip's wheel from PyPI (pinned by sha256, cached in .cache/), a `gin`
-wheel written from gin/, the web files, and a precache manifest with content
-hashes that the service worker installs from.
-`serve` builds and serves dist/ on 127.0.0.1 with the headers the page needs.
+web/) with its standard library compiled to bytecode, micropip's wheel from PyPI
+(pinned by sha256, cached in .cache/), a `gin` wheel written from gin/ with its
+bytecode, a memory snapshot of Pyodide with gin installed (made under Node,
+cached in .cache/), the web files, gzip siblings of the large ones, and a
+precache manifest with content hashes that the service worker installs from.
+`serve` builds and serves dist/ on 127.0.0.1 with the headers the page needs
+(gzip when accepted).
 `test` prepares a virtual environment, the build and a Chromium, then runs pytest.
 `bench` runs every bench/*.py after the build.
 
