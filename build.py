@@ -303,13 +303,19 @@ for _ in range(12):
     if answer["view"]["over"]:
         break
     if answer["view"]["to_act"] == 0:
-        answer = call("act", {"action": call("hint", {})["hint"]["action"]})
+        hint = json.loads(bridge.hint("{}"))
+        action = hint["hint"]["action"] if hint.get("ok") else answer["view"]["legal"][0]
+        answer = call("act", {"action": action})
     else:
         answer = call("computer_step", {})
 saved = call("save", {})["save"]
-call("load", {"save": saved, "level": "normal"})
+call("load", {"save": saved})
 call("view", {})
-bridge._session.match = None  # a restored interpreter starts with no match
+# A restored interpreter should start with no match, as a fresh one does.
+session = getattr(bridge, "_session", None)
+if session is not None and hasattr(session, "match"):
+    session.match = None
+del session
 for name in [m for m in sys.modules if m.split(".")[0] in ("micropip", "pyodide_js")]:
     del sys.modules[name]
 del call, answer, saved
