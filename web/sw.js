@@ -93,6 +93,9 @@ let fetchingSnapshot = null;
 function fetchSnapshot() {
   if (!SNAPSHOT) return Promise.resolve();
   fetchingSnapshot ||= (async () => {
+    // A worker a newer build has replaced keeps running for the pages it
+    // still serves: it must not bring back the cache the new one deleted.
+    if (!(await caches.has(CACHE))) return;
     const cache = await caches.open(CACHE);
     const url = urlFor(SNAPSHOT.path);
     if (await cache.match(url)) return;
@@ -143,8 +146,14 @@ self.addEventListener("fetch", (event) => {
   if (!(path in MANIFEST.files)) return; // not ours to answer: the network decides
   event.respondWith(
     (async () => {
-      const cache = await caches.open(CACHE);
-      const hit = await cache.match(urlFor(path));
+      // matched by name, never opened: while a newer build's worker takes
+      // over, this build's cache may be gone (then the network answers).
+      let hit;
+      try {
+        hit = await caches.match(urlFor(path), { cacheName: CACHE });
+      } catch {
+        hit = undefined;
+      }
       return hit || fetch(request);
     })(),
   );

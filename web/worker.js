@@ -8,7 +8,8 @@
 //             the copy an earlier visit kept in IndexedDB); the first visit,
 //             and whenever the snapshot cannot be used.
 // ready's timings say which: boot = "snapshot" | "cache" | "micropip", and
-// snapshot_fallback the reason a snapshot was not used.
+// snapshot_fallback the reason a snapshot was not used; wheel is the
+// integrity of this build's gin wheel, snapshot the snapshot booted.
 //
 // Messages to the page:
 //   {type: "progress", stage}                  stage: runtime | installer | engine
@@ -57,9 +58,7 @@ async function fetchBytes(url, stage) {
 // Pyodide logs a failed WebAssembly instantiation (e.g. a missing
 // pyodide.asm.wasm) and then waits forever. Watching the two entry points lets
 // the boot fail with a reason instead of hanging.
-// With `precompiled` (a promise of a WebAssembly.Module or null), the module
-// compiled ahead is instantiated instead of compiling the response again.
-function watchWasm(onInstantiated = () => {}, precompiled = null) {
+function watchWasm(onInstantiated = () => {}) {
   let fail;
   const failed = new Promise((_, reject) => {
     fail = reject;
@@ -70,14 +69,7 @@ function watchWasm(onInstantiated = () => {}, precompiled = null) {
     if (typeof original !== "function") continue;
     originals[name] = original;
     WebAssembly[name] = function (...args) {
-      const result =
-        name === "instantiateStreaming" && precompiled
-          ? precompiled.then((module) =>
-              module
-                ? originals.instantiate(module, args[1]).then((instance) => ({ module, instance }))
-                : original.apply(this, args),
-            )
-          : original.apply(this, args);
+      const result = original.apply(this, args);
       result.then(onInstantiated, (err) => {
         const text = String(err && err.message ? err.message : err);
         fail(new BootError("runtime", /status|fetch|MIME/i.test(text) ? "missing_file" : "boot_failed", `pyodide.asm.wasm: ${text}`));
@@ -111,10 +103,11 @@ class SnapshotUnusable extends Error {
   }
 }
 
-// The snapshot as the service worker cached it (found: {read}), read() gives
-// its bytes checked against this build's hashes and decompressed. Stored gzip-compressed, unless the host sent it
-// decoded (then it is stored raw and checked as such). Never from the network:
-// a visit without it boots the normal way at once.
+// The snapshot as the service worker cached it ({read}); read() gives its
+// bytes checked against this build's hashes and decompressed. Stored
+// gzip-compressed, unless the host sent it decoded (then it is stored raw and
+// checked as such). Never from the network: a visit without it boots the
+// normal way at once.
 async function cachedSnapshot() {
   if (!SNAPSHOT) throw new SnapshotUnusable("none");
   if (typeof caches === "undefined") throw new SnapshotUnusable("no_cache_storage");
@@ -360,40 +353,9 @@ async function installWithMicropip(pyodide, micropipURL, ginURL, ginBytes, micro
   }
 }
 
-// Compile pyodide.asm.wasm as soon as Pyodide has asked for it, instead of
-// when it instantiates: with a snapshot, Pyodide first waits for the snapshot
-// to be read, and the compilation can run meanwhile.
-function compileEarly(wasmURL) {
-  const original = self.fetch;
-  let resolveModule;
-  const module = new Promise((resolve) => {
-    resolveModule = resolve;
-  });
-  self.fetch = function (input, init) {
-    const result = original.call(this, input, init);
-    if (String(input && input.url ? input.url : input) === wasmURL) {
-      self.fetch = original;
-      result
-        .then((response) => (response.ok ? WebAssembly.compileStreaming(response.clone()) : null))
-        .then(resolveModule, () => resolveModule(null)); // Pyodide reports the failure itself
-    }
-    return result;
-  };
-  return {
-    module,
-    restore() {
-      if (self.fetch !== original) {
-        self.fetch = original;
-        resolveModule(null);
-      }
-    },
-  };
-}
-
 // loadPyodide with the wasm watched (see watchWasm), its failures as BootErrors.
-async function startPyodide(loadPyodide, options, mark, { early = false } = {}) {
-  const ahead = early ? compileEarly(new URL("pyodide.asm.wasm", options.indexURL).href) : null;
-  const wasm = watchWasm(() => mark("wasm"), ahead && ahead.module);
+async function startPyodide(loadPyodide, options, mark) {
+  const wasm = watchWasm(() => mark("wasm"));
   try {
     return await Promise.race([loadPyodide(options), wasm.failed]);
   } catch (err) {
@@ -403,13 +365,12 @@ async function startPyodide(loadPyodide, options, mark, { early = false } = {}) 
     throw new BootError("runtime", code, text);
   } finally {
     wasm.restore();
-    if (ahead) ahead.restore();
   }
 }
 
 async function boot() {
   const t0 = performance.now();
-  const timings = {};
+  const timings = { wheel: BUILD.gin_integrity }; // which build this worker is
   const mark = (name) => {
     timings[name] = Math.round(performance.now() - t0);
   };
@@ -439,12 +400,12 @@ async function boot() {
   let reason;
   try {
     // Found in the cache (quick to know); its bytes are read, checked and
-    // decompressed while Pyodide fetches and compiles the wasm.
+    // decompressed while Pyodide fetches the wasm and the stdlib.
     const bytes = (await stored).read();
     bytes.catch(() => {}); // reported through loadPyodide
     let pyodide;
     try {
-      pyodide = await startPyodide(loadPyodide, { ...options, _loadSnapshot: bytes.then((b) => (mark("snapshot_read"), b)) }, mark, { early: true });
+      pyodide = await startPyodide(loadPyodide, { ...options, _loadSnapshot: bytes.then((b) => (mark("snapshot_read"), b)) }, mark);
     } catch (err) {
       if (err instanceof SnapshotUnusable) throw err;
       if (err instanceof BootError && err.code === "missing_file") throw err; // the normal boot would fail too
