@@ -2,10 +2,13 @@
 """One entry point for gin: build | serve [--port N] | test [pytest args] | bench.
 
 `build` assembles dist/ from the source tree: the pinned Pyodide core (npm ci in
-web/), micropip's wheel from PyPI (pinned by sha256, cached in .cache/), a `gin`
-wheel written from gin/, the web files, and a precache manifest with content
-hashes that the service worker installs from.
-`serve` builds and serves dist/ on 127.0.0.1 with the headers the page needs.
+web/) with its standard library compiled to bytecode, micropip's wheel from PyPI
+(pinned by sha256, cached in .cache/), a `gin` wheel written from gin/ with its
+bytecode, a memory snapshot of Pyodide with gin installed (made under Node,
+cached in .cache/), the web files, gzip siblings of the large ones, and a
+precache manifest with content hashes that the service worker installs from.
+`serve` builds and serves dist/ on 127.0.0.1 with the headers the page needs
+(gzip when accepted).
 `test` prepares a virtual environment, the build and a Chromium, then runs pytest.
 `bench` runs every bench/*.py after the build.
 
@@ -16,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import base64
+import gzip
 import hashlib
 import http.server
 import io
@@ -36,7 +40,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
 WEB = ROOT / "web"
-DIST = ROOT / "dist"
+# GIN_DIST builds into another directory (tests build changed sources there).
+DIST = Path(os.environ.get("GIN_DIST", ROOT / "dist")).resolve()
 CACHE = ROOT / ".cache"
 VENV = ROOT / ".venv"
 
@@ -55,6 +60,17 @@ PYODIDE_CORE = (
 # loading it by name fails; we ship PyPI's wheel and load it by URL instead.
 MICROPIP_WHEEL = "micropip-0.11.1-py3-none-any.whl"
 MICROPIP_SHA256 = "768de165adb8e66906039d8fec4127a57f522dfdf8e6fbff877a4616941ecfd3"
+
+# The memory snapshot and the compiled bytecode are made by Pyodide itself,
+# under Node, by PYODIDE_TOOL below; bump this when that recipe changes so the
+# cached results in .cache/ are made again.
+TOOL_VERSION = "1"
+# The snapshot freezes Python's string-hash secret; a declared constant instead
+# of whatever random one the build machine drew (see the README).
+SNAPSHOT_HASHSEED = "0"
+# Files the server may send gzip-compressed (precompressed by the build).
+COMPRESSIBLE = (".wasm", ".mjs", ".js", ".json", ".html", ".css", ".svg", ".txt", ".webmanifest")
+COMPRESS_MIN = 1024
 
 # Source files in web/ that are not part of the page.
 WEB_EXCLUDE = {"package.json", "package-lock.json"}
@@ -80,6 +96,7 @@ MIME_TYPES = {
     ".webmanifest": "application/manifest+json",
     ".whl": "application/zip",
     ".zip": "application/zip",
+    ".gz": "application/gzip",
     ".txt": "text/plain; charset=utf-8",
 }
 # Only our own origin. Pyodide compiles WebAssembly (wasm-unsafe-eval) and
@@ -186,21 +203,13 @@ def _zip_write(zf: zipfile.ZipFile, arcname: str, data: bytes) -> None:
     zf.writestr(info, data)
 
 
-def gin_wheel_bytes() -> tuple[str, bytes]:
+def gin_wheel_bytes(sources: dict[str, bytes], pycs: dict[str, bytes]) -> tuple[str, bytes]:
     """A pure-Python wheel of gin/, written directly (no build backend: fast and
-    reproducible). micropip installs it like any wheel."""
+    reproducible), with each module's bytecode for Pyodide's Python beside it
+    in __pycache__ (so the page never compiles gin). micropip installs it like
+    any wheel."""
     name, version, summary = project_metadata()
-    src = engine_source()
-    pkg_dir = src / name
-    if not pkg_dir.is_dir():
-        sys.exit(f"build: no package directory {pkg_dir}")
-    files: list[tuple[str, bytes]] = []
-    for path in sorted(pkg_dir.rglob("*")):
-        rel = path.relative_to(src)
-        if path.is_dir() or "__pycache__" in rel.parts:
-            continue
-        if path.suffix in (".py", ".typed", ".json"):
-            files.append((rel.as_posix(), path.read_bytes()))
+    files: list[tuple[str, bytes]] = sorted({**sources, **pycs}.items())
     dist_info = f"{name}-{version}.dist-info"
     metadata = (
         f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n"
@@ -222,6 +231,290 @@ def gin_wheel_bytes() -> tuple[str, bytes]:
         for arcname, data in files:
             _zip_write(zf, arcname, data)
     return f"{name}-{version}-py3-none-any.whl", buf.getvalue()
+
+
+# ----------------------------------------------------------- Pyodide under Node
+
+# Run as `node tool.mjs job.json`. Compiles Python sources to bytecode with
+# Pyodide's own interpreter, and makes the memory snapshot of an interpreter
+# that has installed gin with micropip (exactly as the page does), imported
+# every gin module and played a few bridge calls.
+PYODIDE_TOOL = r"""
+import { readFile, writeFile } from "node:fs/promises";
+import { pathToFileURL } from "node:url";
+
+const job = JSON.parse(await readFile(process.argv[2], "utf8"));
+const { loadPyodide } = await import(pathToFileURL(job.indexURL + "pyodide.mjs").href);
+const quiet = { stdout: () => {}, stderr: (line) => console.error(line) };
+
+// Unchecked hash-based .pyc files (PEP 552): imported as they are, never
+// compared with a source's timestamp (which micropip does not preserve).
+const COMPILE = `
+import importlib.util, io, json, marshal, sys, zipfile
+
+def pyc(source, filename):
+    code = compile(source, filename, "exec", dont_inherit=True)
+    return (importlib.util.MAGIC_NUMBER + (1).to_bytes(4, "little")
+            + importlib.util.source_hash(source) + marshal.dumps(code))
+
+def put(zf, name, data):
+    info = zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0))
+    info.compress_type = zipfile.ZIP_DEFLATED
+    info.external_attr = 0o644 << 16
+    zf.writestr(info, data, compresslevel=9)
+
+spec = json.loads(job_json)
+if spec.get("stdlib"):
+    # The standard library as sourceless .pyc (zipimport loads foo.pyc in
+    # place of foo.py), compiled under the path the zip is mounted at.
+    zpath = next(p for p in sys.path if p.endswith(".zip"))
+    out = io.BytesIO()
+    with zipfile.ZipFile(zpath) as src, zipfile.ZipFile(out, "w") as dst:
+        for info in src.infolist():
+            data = src.read(info)
+            if info.filename.endswith(".py"):
+                put(dst, info.filename[:-3] + ".pyc", pyc(data, f"{zpath}/{info.filename}"))
+            else:
+                put(dst, info.filename, data)
+    with open("/tmp/stdlib.zip", "wb") as f:
+        f.write(out.getvalue())
+compiled = {}
+tag = sys.implementation.cache_tag
+for rel in spec.get("modules", []):
+    with open("/tmp/src/" + rel, "rb") as f:
+        source = f.read()
+    folder, _, name = rel.rpartition("/")
+    compiled[rel] = f"{folder}/__pycache__/{name[:-3]}.{tag}.pyc"
+    with open("/tmp/out/" + compiled[rel].replace("/", "|"), "wb") as f:
+        f.write(pyc(source, "/lib/python3.14/site-packages/" + rel))
+result = json.dumps(compiled)
+`;
+
+// Every gin module imported (after a snapshot nothing can be imported from
+// site-packages: its files live outside the WebAssembly memory), the bridge
+// warmed up, then everything micropip left behind that holds JavaScript
+// objects dropped: a snapshot can only keep references it knows how to rebuild.
+const WARM = `
+import gc, importlib, json, pkgutil, sys
+import gin, gin.bridge as bridge
+for mod in pkgutil.walk_packages(gin.__path__, "gin."):
+    importlib.import_module(mod.name)
+def call(method, params):
+    answer = json.loads(getattr(bridge, method)(json.dumps(params)))
+    assert answer.get("ok"), (method, answer)
+    return answer
+answer = call("new_match", {"seed": "WARM-UP22", "profile": "traditional", "options": {}, "level": "hard"})
+for _ in range(12):
+    if answer["view"]["over"]:
+        break
+    if answer["view"]["to_act"] == 0:
+        hint = json.loads(bridge.hint("{}"))
+        action = hint["hint"]["action"] if hint.get("ok") else answer["view"]["legal"][0]
+        answer = call("act", {"action": action})
+    else:
+        answer = call("computer_step", {})
+saved = call("save", {})["save"]
+call("load", {"save": saved})
+call("view", {})
+# A restored interpreter should start with no match, as a fresh one does.
+session = getattr(bridge, "_session", None)
+if session is not None and hasattr(session, "match"):
+    session.match = None
+del session
+for name in [m for m in sys.modules if m.split(".")[0] in ("micropip", "pyodide_js")]:
+    del sys.modules[name]
+del call, answer, saved
+gc.collect()
+`;
+
+async function compile(spec) {
+  const py = await loadPyodide({ indexURL: job.indexURL, ...quiet });
+  py.FS.mkdirTree("/tmp/src");
+  py.FS.mkdirTree("/tmp/out");
+  for (const rel of spec.modules) {
+    py.FS.mkdirTree("/tmp/src/" + rel.slice(0, rel.lastIndexOf("/")));
+    py.FS.writeFile("/tmp/src/" + rel, await readFile(spec.srcDir + "/" + rel));
+  }
+  py.globals.set("job_json", JSON.stringify(spec));
+  py.runPython(COMPILE);
+  const compiled = JSON.parse(py.globals.get("result"));
+  for (const [rel, out] of Object.entries(compiled)) {
+    await writeFile(spec.outDir + "/" + out.replaceAll("/", "|"), py.FS.readFile("/tmp/out/" + out.replaceAll("/", "|")));
+  }
+  if (spec.stdlib) await writeFile(spec.stdlib, py.FS.readFile("/tmp/stdlib.zip"));
+  await writeFile(spec.outDir + "/compiled.json", JSON.stringify(compiled));
+}
+
+async function snapshot(spec) {
+  const options = { indexURL: job.indexURL, stdLibURL: spec.stdLibURL, ...quiet };
+  const py = await loadPyodide({ ...options, _makeSnapshot: true, env: { PYTHONHASHSEED: spec.hashSeed } });
+  const errors = [];
+  await py.loadPackage(spec.micropip, { messageCallback: () => {}, errorCallback: (m) => errors.push(m) });
+  const micropip = py.pyimport("micropip");
+  const name = spec.gin.slice(spec.gin.lastIndexOf("/") + 1);
+  py.FS.writeFile("/tmp/" + name, await readFile(spec.gin));
+  await micropip.install.callKwargs("emfs:/tmp/" + name, { deps: false });
+  micropip.destroy();
+  py.FS.unlink("/tmp/" + name);
+  py.runPython(WARM);
+  // loadPackage's record of what it loaded is a JavaScript object the
+  // snapshot requires to be empty.
+  for (const key of Object.keys(py.loadedPackages)) delete py.loadedPackages[key];
+  const bytes = py.makeMemorySnapshot();
+  // Check it restores and answers before the build ships it.
+  const again = await loadPyodide({ ...options, _loadSnapshot: bytes });
+  const answer = JSON.parse(again.runPython(`
+import gin.bridge
+gin.bridge.new_match('{"seed": "K7Q2-M9XD", "profile": "traditional", "options": {}, "level": "normal"}')
+`));
+  if (!answer.ok) throw new Error("the snapshot restores but does not answer: " + JSON.stringify(answer));
+  await writeFile(spec.out, bytes);
+}
+
+if (job.compile) await compile(job.compile);
+if (job.snapshot) await snapshot(job.snapshot);
+"""
+
+
+def run_pyodide_tool(job: dict) -> None:
+    node = shutil.which("node")
+    if node is None:
+        sys.exit("build: node is needed to run Pyodide for the build (node 20 + npm)")
+    with tempfile.TemporaryDirectory() as tmp:
+        tool = Path(tmp) / "tool.mjs"
+        tool.write_text(PYODIDE_TOOL)
+        (Path(tmp) / "job.json").write_text(json.dumps(job))
+        t0 = time.monotonic()
+        subprocess.run([node, str(tool), str(Path(tmp) / "job.json")], check=True)
+        log(f"Pyodide under Node: {', '.join(k for k in ('compile', 'snapshot') if job.get(k))} ({time.monotonic() - t0:.1f}s)")
+
+
+def _key(*parts: bytes | str) -> str:
+    h = hashlib.sha256()
+    for part in parts:
+        data = part.encode() if isinstance(part, str) else part
+        h.update(len(data).to_bytes(8, "little") + data)
+    return h.hexdigest()
+
+
+def gin_sources() -> dict[str, bytes]:
+    """The files of the gin wheel's package, by path inside the wheel."""
+    name = project_metadata()[0]
+    src = engine_source()
+    pkg_dir = src / name
+    if not pkg_dir.is_dir():
+        sys.exit(f"build: no package directory {pkg_dir}")
+    files = {}
+    for path in sorted(pkg_dir.rglob("*")):
+        rel = path.relative_to(src)
+        if path.is_dir() or "__pycache__" in rel.parts:
+            continue
+        if path.suffix in (".py", ".typed", ".json"):
+            files[rel.as_posix()] = path.read_bytes()
+    return files
+
+
+def compiled_bytecode(pyodide: Path, sources: dict[str, bytes]) -> tuple[bytes, dict[str, bytes]]:
+    """python_stdlib.zip as .pyc and gin's modules as .pyc, both compiled by
+    Pyodide's own Python; cached in .cache/ by what they are made from."""
+    core = sha256_file(pyodide / "pyodide.asm.wasm") + sha256_file(pyodide / "python_stdlib.zip")
+    stdlib_key = _key("stdlib", TOOL_VERSION, core)[:24]
+    gin_key = _key("gin", TOOL_VERSION, core, json.dumps({k: sri(v) for k, v in sources.items()}))[:24]
+    stdlib_out = CACHE / "bytecode" / f"stdlib-{stdlib_key}.zip"
+    gin_out = CACHE / "bytecode" / f"gin-{gin_key}"
+    modules = [rel for rel in sources if rel.endswith(".py")]
+    need_stdlib = not stdlib_out.exists()
+    need_gin = not (gin_out / "compiled.json").exists()
+    if need_stdlib or need_gin:
+        with tempfile.TemporaryDirectory() as tmp:
+            src_dir = Path(tmp) / "src"
+            out_dir = Path(tmp) / "out"
+            out_dir.mkdir()
+            for rel in modules:
+                (src_dir / rel).parent.mkdir(parents=True, exist_ok=True)
+                (src_dir / rel).write_bytes(sources[rel])
+            job = {
+                "indexURL": str(pyodide) + "/",
+                "compile": {
+                    "srcDir": str(src_dir),
+                    "outDir": str(out_dir),
+                    "modules": modules,
+                    "stdlib": str(Path(tmp) / "stdlib.zip") if need_stdlib else None,
+                },
+            }
+            run_pyodide_tool(job)
+            stdlib_out.parent.mkdir(parents=True, exist_ok=True)
+            if need_stdlib:
+                shutil.move(str(Path(tmp) / "stdlib.zip"), stdlib_out)
+            if need_gin:
+                shutil.rmtree(gin_out, ignore_errors=True)
+                shutil.copytree(out_dir, gin_out)
+        _prune(CACHE / "bytecode", {stdlib_out.name, gin_out.name})
+    compiled = json.loads((gin_out / "compiled.json").read_text())
+    pycs = {out: (gin_out / out.replace("/", "|")).read_bytes() for out in compiled.values()}
+    return stdlib_out.read_bytes(), pycs
+
+
+def _prune(folder: Path, keep: set[str], spare: int = 3) -> None:
+    """Forget cached results of earlier inputs but the `spare` most recent
+    (keeps .cache/ from growing; a test's build of changed sources does not
+    evict the tree's own)."""
+    for path in keep:
+        os.utime(folder / path)
+    others = sorted((p for p in folder.iterdir() if p.name not in keep), key=lambda p: p.stat().st_mtime, reverse=True)
+    for path in others[spare:]:
+        shutil.rmtree(path) if path.is_dir() else path.unlink()
+
+
+def memory_snapshot(pyodide: Path, stdlib: bytes, micropip: Path, gin_name: str, gin_bytes: bytes) -> tuple[str, bytes, bytes]:
+    """The memory snapshot (raw, gzip) made under Node, rebuilt only when the
+    Pyodide core, the stdlib, micropip, the gin wheel or the recipe change.
+    Returns its key (which names it in dist/) and both forms."""
+    key = _key(
+        "snapshot", TOOL_VERSION, PYODIDE_TOOL, SNAPSHOT_HASHSEED,
+        sha256_file(pyodide / "pyodide.asm.wasm"), sha256_file(pyodide / "pyodide.asm.mjs"),
+        sri(stdlib), sha256_file(micropip), sri(gin_bytes),
+    )[:24]
+    folder = CACHE / "snapshot"
+    gz_path = folder / f"{key}.bin.gz"
+    if not gz_path.exists():
+        with tempfile.TemporaryDirectory() as tmp:
+            stdlib_path = Path(tmp) / "python_stdlib.zip"
+            stdlib_path.write_bytes(stdlib)
+            wheel = Path(tmp) / gin_name
+            wheel.write_bytes(gin_bytes)
+            raw_path = Path(tmp) / "snapshot.bin"
+            run_pyodide_tool(
+                {
+                    "indexURL": str(pyodide) + "/",
+                    "snapshot": {
+                        "stdLibURL": str(stdlib_path),
+                        "micropip": str(micropip),
+                        "gin": str(wheel),
+                        "hashSeed": SNAPSHOT_HASHSEED,
+                        "out": str(raw_path),
+                    },
+                }
+            )
+            raw = raw_path.read_bytes()
+            folder.mkdir(parents=True, exist_ok=True)
+            tmp_gz = gz_path.with_suffix(".tmp")
+            tmp_gz.write_bytes(gzip.compress(raw, compresslevel=6, mtime=0))
+            tmp_gz.replace(gz_path)
+        _prune(folder, {gz_path.name})
+    packed = gz_path.read_bytes()
+    return key, gzip.decompress(packed), packed
+
+
+def gzip_cached(data: bytes) -> bytes:
+    """gzip -9 of data, cached by content (the wasm takes a second to compress)."""
+    path = CACHE / "gzip" / (hashlib.sha256(data).hexdigest()[:32] + ".gz")
+    if path.exists():
+        return path.read_bytes()
+    packed = gzip.compress(data, compresslevel=9, mtime=0)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(packed)
+    return packed
 
 
 def web_sources() -> list[Path]:
@@ -254,16 +547,40 @@ def build() -> dict:
     for name in PYODIDE_CORE:
         outputs[f"pyodide/{name}"] = (pyodide / name).read_bytes()
     outputs[f"wheels/{MICROPIP_WHEEL}"] = micropip.read_bytes()
-    gin_name, gin_bytes = gin_wheel_bytes()
+    sources = gin_sources()
+    # GIN_BYTECODE=0 builds with Pyodide's source-only stdlib and a wheel
+    # without bytecode (to measure what the compiled files save).
+    if os.environ.get("GIN_BYTECODE", "1") == "0":
+        stdlib, pycs = outputs.pop("pyodide/python_stdlib.zip"), {}
+        stdlib_path = "pyodide/python_stdlib.zip"
+    else:
+        stdlib, pycs = compiled_bytecode(pyodide, sources)
+        del outputs["pyodide/python_stdlib.zip"]  # never fetched: the page asks for the compiled one
+        stdlib_path = "pyodide/python_stdlib.pyc.zip"
+    outputs[stdlib_path] = stdlib
+    gin_name, gin_bytes = gin_wheel_bytes(sources, pycs)
     outputs[f"wheels/{gin_name}"] = gin_bytes
     outputs.update(app_icons())
+    snap_key, snap_raw, snap_packed = memory_snapshot(pyodide, stdlib, micropip, gin_name, gin_bytes)
+    # The snapshot is not precached with the rest: the service worker fetches
+    # it in the background once the build is installed, and a first visit
+    # never waits for it. Its name changes with everything it was made from.
+    snapshot = {
+        "url": f"snapshot/{snap_key}.bin.gz",
+        "integrity": sri(snap_packed),
+        "raw_integrity": sri(snap_raw),
+        "size": len(snap_packed),
+        "raw_size": len(snap_raw),
+    }
 
     build_info = {
         "pyodide": "pyodide/",
         "pyodide_version": PYODIDE_VERSION,
+        "stdlib": stdlib_path,
         "micropip": f"wheels/{MICROPIP_WHEEL}",
         "gin": f"wheels/{gin_name}",
         "gin_integrity": sri(gin_bytes),
+        "snapshot": snapshot,
     }
     sw_source = None
     for path in web_sources():
@@ -279,28 +596,43 @@ def build() -> dict:
         sys.exit(f"build: web/sw.js must contain {MANIFEST_TOKEN}")
 
     files = {rel: sri(data) for rel, data in sorted(outputs.items())}
-    version = hashlib.sha256(json.dumps(files, sort_keys=True).encode()).hexdigest()[:16]
+    version = hashlib.sha256(json.dumps([files, snapshot], sort_keys=True).encode()).hexdigest()[:16]
+    sw_snapshot = {"path": snapshot["url"], "integrity": snapshot["integrity"], "raw_integrity": snapshot["raw_integrity"]}
+    sw_manifest = {"version": version, "files": files, "snapshot": sw_snapshot}
+    outputs["sw.js"] = sw_source.replace(MANIFEST_TOKEN, json.dumps(sw_manifest)).encode()
+    # What a host should send gzip-compressed: precompressed siblings (.gz),
+    # which build.py serve sends when the browser accepts gzip.
+    compressed = {}
+    for rel, data in outputs.items():
+        if rel.endswith(COMPRESSIBLE) and len(data) >= COMPRESS_MIN:
+            packed = gzip_cached(data)
+            if len(packed) < 0.9 * len(data):
+                compressed[rel] = packed
     manifest = {
         "version": version,
         "build": build_info,
         "files": files,
         "sizes": {rel: len(data) for rel, data in sorted(outputs.items())},
+        "gzip_sizes": {rel: len(data) for rel, data in sorted(compressed.items())},
+        "snapshot": snapshot,
     }
-    sw_manifest = {"version": version, "files": files}
-    outputs["sw.js"] = sw_source.replace(MANIFEST_TOKEN, json.dumps(sw_manifest)).encode()
     outputs["manifest.json"] = (json.dumps(manifest, indent=1, sort_keys=True) + "\n").encode()
+    compressed["manifest.json"] = gzip.compress(outputs["manifest.json"], compresslevel=9, mtime=0)
+    written = dict(outputs)
+    written.update({rel + ".gz": data for rel, data in compressed.items()})
+    written[snapshot["url"]] = snap_packed
 
     DIST.mkdir(exist_ok=True)
-    for rel, data in outputs.items():
+    for rel, data in written.items():
         _write_if_changed(DIST / rel, data)
     # Remove whatever an earlier build left that this one did not produce.
     for path in sorted(DIST.rglob("*"), reverse=True):
         rel = path.relative_to(DIST).as_posix()
-        if path.is_file() and rel not in outputs:
+        if path.is_file() and rel not in written:
             path.unlink()
         elif path.is_dir() and not any(path.iterdir()):
             path.rmdir()
-    log(f"dist/ ready: {len(outputs)} files, build {version} ({time.monotonic() - t0:.2f}s)")
+    log(f"dist/ ready: {len(outputs)} files + snapshot, build {version} ({time.monotonic() - t0:.2f}s)")
     return manifest
 
 
@@ -539,6 +871,33 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         # worker script in particular must never come from the HTTP cache.
         self.send_header("Cache-Control", "no-cache")
         super().end_headers()
+
+    def send_head(self):
+        """The precompressed sibling (name + ".gz") when the browser accepts
+        gzip; the file as it is otherwise."""
+        path = Path(self.translate_path(self.path))
+        packed = path.with_name(path.name + ".gz")
+        accepts = "gzip" in self.headers.get("Accept-Encoding", "")
+        # A sibling older than its file is stale (the file was edited by hand).
+        if not (accepts and path.is_file() and packed.is_file()) or packed.stat().st_mtime < path.stat().st_mtime:
+            return super().send_head()
+        stat = packed.stat()
+        last_modified = self.date_time_string(int(stat.st_mtime))
+        ctype = self.guess_type(str(path))
+        if self.headers.get("If-Modified-Since") == last_modified:
+            self.send_response(http.HTTPStatus.NOT_MODIFIED)
+            self.send_header("Vary", "Accept-Encoding")
+            self.end_headers()
+            return None
+        f = packed.open("rb")
+        self.send_response(http.HTTPStatus.OK)
+        self.send_header("Content-Type", ctype)
+        self.send_header("Content-Encoding", "gzip")
+        self.send_header("Vary", "Accept-Encoding")
+        self.send_header("Content-Length", str(stat.st_size))
+        self.send_header("Last-Modified", last_modified)
+        self.end_headers()
+        return f
 
     def log_message(self, format: str, *args) -> None:  # noqa: A002
         if not self.quiet:

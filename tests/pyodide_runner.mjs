@@ -3,16 +3,21 @@
 // writes the transcript as JSON. tests/test_pyodide_node.py plays the same
 // match in CPython and compares.
 //
-// usage: node tests/pyodide_runner.mjs <dist dir> <out.json> <seed> [level] [max steps]
+// With "snapshot" it boots from the build's memory snapshot instead, as the
+// worker does on later visits.
+//
+// usage: node tests/pyodide_runner.mjs <dist dir> <out.json> <seed> [level] [max steps] [micropip|snapshot]
 
+import { createHash } from "node:crypto";
 import { readFile, writeFile } from "node:fs/promises";
+import { gunzipSync } from "node:zlib";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const [distDir, outPath, seed, level = "normal", maxSteps = "4000"] = process.argv.slice(2);
+const [distDir, outPath, seed, level = "normal", maxSteps = "4000", boot = "micropip"] = process.argv.slice(2);
 if (!distDir || !outPath || !seed) {
-  console.error("usage: node tests/pyodide_runner.mjs <dist dir> <out.json> <seed> [level] [max steps]");
+  console.error("usage: node tests/pyodide_runner.mjs <dist dir> <out.json> <seed> [level] [max steps] [micropip|snapshot]");
   process.exit(2);
 }
 
@@ -21,23 +26,39 @@ const { loadPyodide } = await import(pathToFileURL(path.join(pyodideDir, "pyodid
 const manifest = JSON.parse(await readFile(path.join(distDir, "manifest.json"), "utf8"));
 
 const log = [];
-const pyodide = await loadPyodide({
-  indexURL: pyodideDir + path.sep,
-  stdout: (line) => log.push(line),
-  stderr: (line) => log.push(line),
-});
-
-// micropip from its wheel in dist/ (never from a CDN), then the gin wheel.
-await pyodide.loadPackage(path.join(distDir, manifest.build.micropip), {
-  messageCallback: (m) => log.push(m),
-  errorCallback: (m) => log.push(m),
-});
-const micropip = pyodide.pyimport("micropip"); // throws if the wheel did not load
-const ginWheel = path.join(distDir, manifest.build.gin);
-const inFs = `/tmp/${path.basename(ginWheel)}`;
-pyodide.FS.writeFile(inFs, await readFile(ginWheel));
-await micropip.install.callKwargs(`emfs:${inFs}`, { deps: false });
-const bridge = pyodide.pyimport("gin.bridge");
+const quiet = { stdout: (line) => log.push(line), stderr: (line) => log.push(line) };
+const options = { indexURL: pyodideDir + path.sep, stdLibURL: path.join(distDir, manifest.build.stdlib), ...quiet };
+let pyodide;
+let bridge;
+const extra = {};
+if (boot === "snapshot") {
+  // The browser's fast path: the build's snapshot (checked against the
+  // manifest), then what worker.js runs after a restore, taken from it.
+  const packed = await readFile(path.join(distDir, manifest.snapshot.url));
+  const integrity = "sha256-" + createHash("sha256").update(packed).digest("base64");
+  if (integrity !== manifest.snapshot.integrity) throw new Error("the snapshot in dist/ does not match the manifest");
+  pyodide = await loadPyodide({ ...options, _loadSnapshot: gunzipSync(packed) });
+  const worker = await readFile(path.join(distDir, "worker.js"), "utf8");
+  const afterRestore = /const AFTER_RESTORE = `([^`]*)`/.exec(worker)[1];
+  pyodide.runPython(afterRestore);
+  extra.random = pyodide.runPython("import random; random.random()");
+  extra.site_packages = pyodide.runPython("import os, site; os.listdir(site.getsitepackages()[0])").toJs();
+  bridge = pyodide.pyimport("gin.bridge");
+} else {
+  pyodide = await loadPyodide(options);
+  // micropip from its wheel in dist/ (never from a CDN), then the gin wheel.
+  await pyodide.loadPackage(path.join(distDir, manifest.build.micropip), {
+    messageCallback: (m) => log.push(m),
+    errorCallback: (m) => log.push(m),
+  });
+  const micropip = pyodide.pyimport("micropip"); // throws if the wheel did not load
+  const ginWheel = path.join(distDir, manifest.build.gin);
+  const inFs = `/tmp/${path.basename(ginWheel)}`;
+  pyodide.FS.writeFile(inFs, await readFile(ginWheel));
+  await micropip.install.callKwargs(`emfs:${inFs}`, { deps: false });
+  bridge = pyodide.pyimport("gin.bridge");
+}
+extra.hash_randomization = pyodide.runPython("import sys; sys.flags.hash_randomization");
 
 const transcript = [];
 function call(method, params) {
@@ -68,4 +89,4 @@ while (answer.ok && !answer.view.over && steps < Number(maxSteps)) {
 }
 call("save", {});
 
-await writeFile(outPath, JSON.stringify({ transcript, steps, python: pyodide.runPython("import sys; sys.version") }));
+await writeFile(outPath, JSON.stringify({ transcript, steps, python: pyodide.runPython("import sys; sys.version"), ...extra }));

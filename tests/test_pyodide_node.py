@@ -1,4 +1,4 @@
-"""The engine inside real Pyodide (Node.js) plays a seeded match exactly as CPython does."""
+"""The engine inside real Pyodide (Node.js) plays a seeded match exactly as CPython does, booted either way."""
 
 from __future__ import annotations
 
@@ -41,7 +41,7 @@ def cpython_transcript(seed: str, level: str) -> list[dict]:
     return transcript
 
 
-def pyodide_transcript(tmp_path: Path, seed: str, level: str) -> dict:
+def pyodide_transcript(tmp_path: Path, seed: str, level: str, boot: str = "micropip") -> dict:
     node = shutil.which("node")
     if node is None:
         pytest.fail("node is needed to run Pyodide under Node.js")
@@ -49,9 +49,10 @@ def pyodide_transcript(tmp_path: Path, seed: str, level: str) -> dict:
         pytest.fail("dist/ is not built: run `python3 build.py build` (or `python3 build.py test`)")
     if not (ROOT / "web" / "node_modules" / "pyodide").is_dir():
         pytest.fail("web/node_modules/pyodide is missing: run `python3 build.py build`")
-    out = tmp_path / "transcript.json"
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    out = tmp_path / f"transcript-{boot}.json"
     proc = subprocess.run(
-        [node, str(RUNNER), str(DIST), str(out), seed, level, str(MAX_STEPS)],
+        [node, str(RUNNER), str(DIST), str(out), seed, level, str(MAX_STEPS), boot],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -61,16 +62,34 @@ def pyodide_transcript(tmp_path: Path, seed: str, level: str) -> dict:
     return json.loads(out.read_text())
 
 
+@pytest.mark.parametrize("boot", ["micropip", "snapshot"])
 @pytest.mark.parametrize("seed", ["K7Q2-M9XD"])
-def test_seeded_match_is_identical_in_pyodide_and_cpython(tmp_path, seed):
+def test_seeded_match_is_identical_in_pyodide_and_cpython(tmp_path, seed, boot):
+    # CPython here runs with a random string-hash secret, Pyodide's normal boot
+    # with another and the snapshot with the fixed one it froze: equal
+    # transcripts also say the engine does not depend on it.
     level = "normal"
     expected = cpython_transcript(seed, level)
-    got = pyodide_transcript(tmp_path, seed, level)
+    got = pyodide_transcript(tmp_path, seed, level, boot)
     assert got["python"].startswith("3."), got["python"]
     transcript = got["transcript"]
 
     final = expected[-2]["answer"]
     assert final["ok"] and final["view"]["over"], "the match was played to its end"
     for i, (want, have) in enumerate(zip(expected, transcript)):
-        assert have == want, f"step {i} ({want['method']}) differs between CPython and Pyodide"
+        assert have == want, f"step {i} ({want['method']}) differs between CPython and Pyodide ({boot})"
     assert len(transcript) == len(expected)
+    if boot == "snapshot":
+        # Restored, not installed: nothing in site-packages, gin came from memory.
+        assert got["site_packages"] == []
+        assert got["hash_randomization"] == 0
+
+
+def test_snapshot_boots_reseed_random(tmp_path):
+    """`random` was imported (and advanced) when the snapshot was made; each
+    restore reseeds it, so two boots do not share its sequence."""
+    seed, level = "K7Q2-M9XD", "easy"
+    first = pyodide_transcript(tmp_path / "a", seed, level, "snapshot")
+    second = pyodide_transcript(tmp_path / "b", seed, level, "snapshot")
+    assert first["random"] != second["random"]
+    assert first["transcript"] == second["transcript"]

@@ -1,6 +1,15 @@
-// The engine's home: a module Web Worker that boots the self-hosted Pyodide,
-// installs the gin wheel with micropip and answers {id, method, params}
-// messages by calling gin.bridge (JSON string in, JSON string out).
+// The engine's home: a module Web Worker that boots the self-hosted Pyodide
+// and answers {id, method, params} messages by calling gin.bridge (JSON
+// string in, JSON string out). Two ways to boot:
+//   snapshot  restore the build's memory snapshot of an interpreter that has
+//             already imported gin.bridge (when the service worker has cached
+//             it: every visit after the first);
+//   normal    boot Pyodide and install the gin wheel with micropip (or import
+//             the copy an earlier visit kept in IndexedDB); the first visit,
+//             and whenever the snapshot cannot be used.
+// ready's timings say which: boot = "snapshot" | "cache" | "micropip", and
+// snapshot_fallback the reason a snapshot was not used; wheel is the
+// integrity of this build's gin wheel, snapshot the snapshot booted.
 //
 // Messages to the page:
 //   {type: "progress", stage}                  stage: runtime | installer | engine
@@ -75,6 +84,125 @@ function watchWasm(onInstantiated = () => {}) {
     },
   };
 }
+
+// ------------------------------------------------------------------ snapshot
+
+const SNAPSHOT = BUILD.snapshot || null;
+
+async function integrityOf(bytes) {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  let binary = "";
+  for (const byte of digest) binary += String.fromCharCode(byte);
+  return "sha256-" + btoa(binary);
+}
+
+class SnapshotUnusable extends Error {
+  constructor(reason, detail = "") {
+    super(`${reason}${detail ? `: ${detail}` : ""}`);
+    this.reason = reason;
+  }
+}
+
+// The snapshot as the service worker cached it ({read}); read() gives its
+// bytes checked against this build's hashes and decompressed. Stored
+// gzip-compressed, unless the host sent it decoded (then it is stored raw and
+// checked as such). Never from the network: a visit without it boots the
+// normal way at once.
+async function cachedSnapshot() {
+  if (!SNAPSHOT) throw new SnapshotUnusable("none");
+  if (typeof caches === "undefined") throw new SnapshotUnusable("no_cache_storage");
+  let response;
+  try {
+    response = await caches.match(abs(SNAPSHOT.url));
+  } catch (err) {
+    throw new SnapshotUnusable("no_cache_storage", err);
+  }
+  if (!response) throw new SnapshotUnusable("not_cached");
+  return { read: () => readSnapshot(response) };
+}
+
+async function readSnapshot(response) {
+  const stored = new Uint8Array(await response.arrayBuffer());
+  const packed = stored[0] === 0x1f && stored[1] === 0x8b;
+  if (!packed) {
+    if ((await integrityOf(stored)) !== SNAPSHOT.raw_integrity) throw new SnapshotUnusable("hash_mismatch");
+    return stored;
+  }
+  if (typeof DecompressionStream !== "function") throw new SnapshotUnusable("no_decompression");
+  const [integrity, raw] = await Promise.all([
+    integrityOf(stored),
+    new Response(new Blob([stored]).stream().pipeThrough(new DecompressionStream("gzip"))).arrayBuffer(),
+  ]).catch((err) => {
+    throw new SnapshotUnusable("corrupt", err);
+  });
+  if (integrity !== SNAPSHOT.integrity) throw new SnapshotUnusable("hash_mismatch");
+  if (raw.byteLength !== SNAPSHOT.raw_size) throw new SnapshotUnusable("corrupt", `size ${raw.byteLength}`);
+  return new Uint8Array(raw);
+}
+
+// What the snapshot froze that must differ per visit: `random`'s state (the
+// build played a warm-up match). Python's string-hash secret cannot change in
+// a running interpreter; the build fixes it (PYTHONHASHSEED=0) and the engine
+// does not depend on it (tests/test_pyodide_node.py).
+const AFTER_RESTORE = `
+import random, sys
+random.seed()
+if "tempfile" in sys.modules:
+    sys.modules["tempfile"]._name_sequence = None
+import gin.bridge
+`;
+
+// ------------------------------------------------------- precache staging
+
+// On a visit no service worker controls yet, keep what Pyodide fetched for
+// the service worker's precache (it checks every file against the manifest
+// and moves it into its own cache), so nothing is downloaded twice.
+// The service worker waits for STAGED_MARK before it looks there.
+const STAGING = "gin-staging";
+const STAGED_MARK = "gin-staging-complete";
+
+function stageFetches() {
+  const original = self.fetch;
+  const staged = [caches.open(STAGING)]; // its existence says "staging under way"
+  staged[0].catch(() => {});
+  self.fetch = function (input, init) {
+    const result = original.call(this, input, init);
+    const url = new URL(typeof input === "string" ? input : input.url || String(input), self.location.href);
+    if (url.origin === self.location.origin && (!init || !init.method || init.method === "GET")) {
+      staged.push(
+        result.then(async (response) => {
+          if (!response.ok || response.type !== "basic") return;
+          const copy = response.clone(); // now, before Pyodide reads the body
+          await (await caches.open(STAGING)).put(url.href, copy);
+        }).catch(() => {}), // the service worker downloads it instead
+      );
+    }
+    return result;
+  };
+  return {
+    restore() {
+      self.fetch = original;
+    },
+    // After the boot's fetches: mark the staging cache complete.
+    finish() {
+      Promise.all(staged)
+        .then(async () => (await caches.open(STAGING)).put(abs(STAGED_MARK), new Response("1")))
+        .catch(() => {});
+    },
+  };
+}
+
+async function controlledBuild() {
+  // The gin wheel is precached with every file of this build: if it is in
+  // Cache Storage, this build's service worker has done its work.
+  try {
+    return typeof caches === "undefined" || Boolean(await caches.match(abs(BUILD.gin)));
+  } catch {
+    return true;
+  }
+}
+
+// ------------------------------------------------------------- normal boot
 
 function syncfs(FS, populate) {
   return new Promise((resolve, reject) => FS.syncfs(populate, (err) => (err ? reject(err) : resolve())));
@@ -225,9 +353,24 @@ async function installWithMicropip(pyodide, micropipURL, ginURL, ginBytes, micro
   }
 }
 
+// loadPyodide with the wasm watched (see watchWasm), its failures as BootErrors.
+async function startPyodide(loadPyodide, options, mark) {
+  const wasm = watchWasm(() => mark("wasm"));
+  try {
+    return await Promise.race([loadPyodide(options), wasm.failed]);
+  } catch (err) {
+    if (err instanceof BootError || err instanceof SnapshotUnusable) throw err;
+    const text = String(err && err.message ? err.message : err);
+    const code = /fetch|404|not found|failed to load|status/i.test(text) ? "missing_file" : "boot_failed";
+    throw new BootError("runtime", code, text);
+  } finally {
+    wasm.restore();
+  }
+}
+
 async function boot() {
   const t0 = performance.now();
-  const timings = {};
+  const timings = { wheel: BUILD.gin_integrity }; // which build this worker is
   const mark = (name) => {
     timings[name] = Math.round(performance.now() - t0);
   };
@@ -236,44 +379,80 @@ async function boot() {
   }
   post({ type: "progress", stage: "runtime" });
   const indexURL = abs(BUILD.pyodide);
-  const micropipURL = abs(BUILD.micropip);
-  const ginURL = abs(BUILD.gin);
+  const options = {
+    indexURL,
+    packageBaseUrl: indexURL,
+    stdLibURL: abs(BUILD.stdlib || `${BUILD.pyodide}python_stdlib.zip`),
+    stdout: () => {},
+    stderr: () => {},
+  };
 
-  // Our wheel downloads while Pyodide boots.
-  const ginBytes = fetchBytes(ginURL, "engine");
-  ginBytes.catch(() => {}); // reported when awaited below
-
+  const stored = cachedSnapshot();
+  stored.catch(() => {}); // reported below
   let loadPyodide;
-  let stamp;
   try {
-    [{ loadPyodide }, stamp] = await Promise.all([import(indexURL + "pyodide.mjs"), stampInIndexedDB()]);
+    ({ loadPyodide } = await import(indexURL + "pyodide.mjs"));
   } catch (err) {
     throw new BootError("runtime", "missing_file", `${indexURL}pyodide.mjs: ${err}`);
   }
   mark("loader");
+
+  let reason;
+  try {
+    // Found in the cache (quick to know); its bytes are read, checked and
+    // decompressed while Pyodide fetches the wasm and the stdlib.
+    const bytes = (await stored).read();
+    bytes.catch(() => {}); // reported through loadPyodide
+    let pyodide;
+    try {
+      pyodide = await startPyodide(loadPyodide, { ...options, _loadSnapshot: bytes.then((b) => (mark("snapshot_read"), b)) }, mark);
+    } catch (err) {
+      if (err instanceof SnapshotUnusable) throw err;
+      if (err instanceof BootError && err.code === "missing_file") throw err; // the normal boot would fail too
+      throw new SnapshotUnusable("restore_failed", err);
+    }
+    mark("runtime");
+    let module;
+    try {
+      // A Pyodide that ignored _loadSnapshot has no gin.bridge in sys.modules,
+      // and an empty site-packages: this import fails.
+      pyodide.runPython(AFTER_RESTORE);
+      module = pyodide.pyimport("gin.bridge");
+    } catch (err) {
+      throw new SnapshotUnusable("restore_failed", err);
+    }
+    mark("engine");
+    timings.boot = "snapshot";
+    timings.snapshot = SNAPSHOT.url.slice(SNAPSHOT.url.lastIndexOf("/") + 1);
+    return { pyodide, module, timings, afterReady: null };
+  } catch (err) {
+    if (!(err instanceof SnapshotUnusable)) throw err;
+    reason = err.reason;
+    if (reason !== "not_cached" && reason !== "none") console.warn(`gin: snapshot not used (${err.message}); booting normally`);
+  }
+  const result = await normalBoot(loadPyodide, options, timings, mark);
+  timings.snapshot_fallback = reason;
+  return result;
+}
+
+async function normalBoot(loadPyodide, options, timings, mark) {
+  const micropipURL = abs(BUILD.micropip);
+  const ginURL = abs(BUILD.gin);
+  const stamp = stampInIndexedDB();
+  const staging = (await controlledBuild()) ? null : stageFetches();
+  // Our wheel downloads while Pyodide boots.
+  const ginBytes = fetchBytes(ginURL, "engine");
+  ginBytes.catch(() => {}); // reported when awaited below
   // First visit of this build: micropip loads during Pyodide's start-up.
-  const expectCache = stamp === BUILD.gin_integrity;
-  const messages = [];
-  const wasm = watchWasm(() => mark("wasm"));
+  const expectCache = (await stamp) === BUILD.gin_integrity;
   let pyodide;
   try {
-    pyodide = await Promise.race([
-      loadPyodide({
-        indexURL,
-        packageBaseUrl: indexURL,
-        packages: expectCache ? [] : [micropipURL],
-        stdout: (line) => messages.push(line),
-        stderr: (line) => messages.push(line),
-      }),
-      wasm.failed,
-    ]);
-  } catch (err) {
-    if (err instanceof BootError) throw err;
-    const text = String(err && err.message ? err.message : err);
-    const code = /fetch|404|not found|failed to load|status/i.test(text) ? "missing_file" : "boot_failed";
-    throw new BootError("runtime", code, text);
+    pyodide = await startPyodide(loadPyodide, { ...options, packages: expectCache ? [] : [micropipURL] }, mark);
   } finally {
-    wasm.restore();
+    if (staging) {
+      staging.restore();
+      staging.finish();
+    }
   }
   mark("runtime");
 
@@ -284,7 +463,7 @@ async function boot() {
     post({ type: "progress", stage: "engine" });
     try {
       module = importFromCache(pyodide);
-      timings.reused = 1;
+      timings.boot = "cache";
     } catch {
       forgetCache(pyodide); // a damaged copy: install afresh below
       module = null;
@@ -298,10 +477,11 @@ async function boot() {
     } catch (err) {
       throw new BootError("engine", "boot_failed", `import gin.bridge: ${err}`);
     }
+    timings.boot = "micropip";
   }
   // Filling and persisting the cache waits until the first match is served:
   // it is for the next visit, not this one.
-  const fill = persistent && !timings.reused;
+  const fill = persistent && timings.boot !== "cache";
   const afterReady = () => {
     if (!persistent) return;
     try {

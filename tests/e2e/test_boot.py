@@ -1,0 +1,259 @@
+"""Both boot paths in Chromium: the memory snapshot, and the normal boot it falls back to when the snapshot cannot be used."""
+
+from __future__ import annotations
+
+import base64
+import gzip
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from test_runtime import MATCH_KEY, play_moves
+
+ROOT = Path(__file__).resolve().parents[2]
+SEED = "K7Q2-M9XD"
+MOVES = 4
+# What each kind of visit plays: the same seeded moves must give the same
+# views and saves whichever way the engine booted.
+_played: dict[str, object] = {}
+
+
+def sri(data: bytes) -> str:
+    return "sha256-" + base64.b64encode(hashlib.sha256(data).digest()).decode()
+
+
+def wait_controlled(page) -> None:
+    page.evaluate(
+        """async () => {
+             await navigator.serviceWorker.ready;
+             while (!navigator.serviceWorker.controller) await new Promise(r => setTimeout(r, 50));
+           }"""
+    )
+
+
+def cached_urls(page) -> dict[str, list[str]]:
+    return page.evaluate(
+        """async () => {
+             const out = {};
+             for (const name of await caches.keys()) {
+               out[name] = (await (await caches.open(name)).keys()).map(r => new URL(r.url).pathname);
+             }
+             return out;
+           }"""
+    )
+
+
+def wait_snapshot_cached(page, name: str, timeout_s: float = 60) -> None:
+    """Until the service worker's background fetch has stored the snapshot `name`."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if any(u.endswith("/snapshot/" + name) for urls in cached_urls(page).values() for u in urls):
+            return
+        time.sleep(0.1)
+    raise AssertionError(f"the service worker did not cache snapshot/{name}: {cached_urls(page)}")
+
+
+def fresh_match(page, open_app, wait_idle, url: str) -> tuple[dict, dict, dict]:
+    """Open the page on the seeded match with no save, play MOVES moves and
+    return (ginReady's value, the view, the save)."""
+    if page.url.startswith(url):
+        page.evaluate("(key) => localStorage.removeItem(key)", MATCH_KEY)
+        page.goto("about:blank")
+    ready = open_app(page, url=url, hash="#seed=" + SEED)
+    assert ready["seed"] == SEED
+    view = play_moves(page, wait_idle, MOVES)
+    save = json.loads(page.evaluate("(key) => localStorage.getItem(key)", MATCH_KEY))
+    return ready, view, save
+
+
+def same_match(view: dict, save: dict) -> None:
+    """Every boot in this module plays the same moves to the same state."""
+    assert save["actions"], "moves were made"
+    want = _played.setdefault("match", (view, save))
+    assert (view, save) == want
+
+
+def offline_reload(context, page, open_app, wait_idle, srv) -> tuple[dict, dict]:
+    before = wait_idle(page)
+    srv.stop()
+    context.set_offline(True)
+    ready = open_app(page, reload=True)
+    after = wait_idle(page)
+    assert after == before
+    return ready, after
+
+
+def snapshot_name(site: Path) -> str:
+    return Path(json.loads((site / "manifest.json").read_text())["snapshot"]["url"]).name
+
+
+def test_snapshot_boot_plays_the_same_match_and_works_offline(context, page, open_app, make_server, wait_idle, dist):
+    srv = make_server()
+    ready, view, save = fresh_match(page, open_app, wait_idle, srv.url)
+    # A first visit never waits for the snapshot: it installs with micropip.
+    assert ready["timings"]["boot"] == "micropip"
+    assert ready["timings"]["snapshot_fallback"] == "not_cached"
+    same_match(view, save)
+    wait_controlled(page)
+    wait_snapshot_cached(page, snapshot_name(dist))
+    # Pyodide's big files were downloaded once: the precache reused them.
+    for name in ("pyodide.asm.wasm", "python_stdlib.pyc.zip"):
+        assert len([u for u in context.requests if u.endswith("/pyodide/" + name)]) == 1, name
+
+    ready, view, save = fresh_match(page, open_app, wait_idle, srv.url)
+    assert ready["timings"]["boot"] == "snapshot"
+    assert ready["timings"]["snapshot"] == snapshot_name(dist)
+    same_match(view, save)
+
+    ready, _ = offline_reload(context, page, open_app, wait_idle, srv)
+    assert ready["timings"]["boot"] == "snapshot"
+
+
+def _inline_json(source: str, name: str) -> tuple[dict, str]:
+    line = re.search(rf"^const {name} = (.*);$", source, re.M)
+    assert line, f"no inlined {name}"
+    return json.loads(line.group(1)), line.group(0)
+
+
+def rewrite_snapshot(site: Path, *, stored: bytes | None = None, worker_expects: dict | None = None) -> None:
+    """Change the snapshot a copied build ships (`stored`: its new bytes,
+    gzip) and/or what the worker expects of it, keeping the build consistent
+    otherwise (the service worker's manifest, the gzip siblings)."""
+    manifest = json.loads((site / "manifest.json").read_text())
+    snap = manifest["snapshot"]
+    sw_path, worker_path = site / "sw.js", site / "worker.js"
+    sw_source, worker_source = sw_path.read_text(), worker_path.read_text()
+    sw_manifest, sw_line = _inline_json(sw_source, "MANIFEST")
+    build, build_line = _inline_json(worker_source, "BUILD")
+    if stored is not None:
+        (site / snap["url"]).write_bytes(stored)
+        raw = gzip.decompress(stored)
+        new = {"integrity": sri(stored), "raw_integrity": sri(raw), "size": len(stored), "raw_size": len(raw)}
+        build["snapshot"].update(new)
+        sw_manifest["snapshot"].update(integrity=new["integrity"], raw_integrity=new["raw_integrity"])
+    if worker_expects:
+        build["snapshot"].update(worker_expects)
+    worker_source = worker_source.replace(build_line, f"const BUILD = {json.dumps(build)};")
+    worker_path.write_text(worker_source)
+    sw_manifest["files"]["worker.js"] = sri(worker_source.encode())
+    sw_manifest["version"] = "rewritten"
+    sw_path.write_text(sw_source.replace(sw_line, f"const MANIFEST = {json.dumps(sw_manifest)};"))
+    for name in ("worker.js.gz", "sw.js.gz"):
+        (site / name).unlink(missing_ok=True)
+
+
+FALLBACKS = {
+    # reason the worker gives, per way the snapshot can be unusable
+    "missing": ("not_cached",),
+    "corrupt": ("hash_mismatch", "corrupt"),
+    "mismatch": ("hash_mismatch",),
+    "restore_failed": ("restore_failed",),
+}
+
+
+@pytest.mark.parametrize("broken", sorted(FALLBACKS))
+def test_unusable_snapshot_falls_back_to_the_normal_boot(broken, context, page, open_app, make_server, wait_idle, dist, tmp_path):
+    site = tmp_path / "site"
+    shutil.copytree(dist, site)
+    name = snapshot_name(site)
+    if broken == "missing":
+        (site / "snapshot" / name).unlink()
+    elif broken == "mismatch":
+        # The worker expects another build's snapshot than the one served.
+        rewrite_snapshot(site, worker_expects={"integrity": sri(b"another build"), "raw_integrity": sri(b"raw")})
+    elif broken == "restore_failed":
+        # Hashes that match, bytes Pyodide refuses: _loadSnapshot throws.
+        raw = bytearray(gzip.decompress((site / "snapshot" / name).read_bytes()))
+        raw[:4] = b"\0\0\0\0"
+        rewrite_snapshot(site, stored=gzip.compress(bytes(raw), compresslevel=1))
+    srv = make_server(site)
+
+    ready, view, save = fresh_match(page, open_app, wait_idle, srv.url)
+    assert ready["timings"]["boot"] == "micropip"
+    same_match(view, save)
+    wait_controlled(page)
+    if broken == "missing":
+        time.sleep(1)  # the service worker's attempt fails with a 404
+    else:
+        wait_snapshot_cached(page, name)
+    if broken == "corrupt":
+        # Damage the cached copy: one byte in the middle.
+        page.evaluate(
+            """async (name) => {
+                 for (const key of await caches.keys()) {
+                   const cache = await caches.open(key);
+                   for (const request of await cache.keys()) {
+                     if (!request.url.endsWith("/snapshot/" + name)) continue;
+                     const response = await cache.match(request);
+                     const bytes = new Uint8Array(await response.arrayBuffer());
+                     bytes[bytes.length >> 1] ^= 0xff;
+                     await cache.put(request, new Response(bytes, { headers: response.headers }));
+                   }
+                 }
+               }""",
+            name,
+        )
+
+    ready, view, save = fresh_match(page, open_app, wait_idle, srv.url)
+    assert ready["timings"]["boot"] in ("cache", "micropip")
+    assert ready["timings"]["snapshot_fallback"] in FALLBACKS[broken]
+    same_match(view, save)
+    assert page.locator("#app[data-boot=ready]").count() == 1
+    assert page.get_by_role("alert").count() == 0
+
+    ready, _ = offline_reload(context, page, open_app, wait_idle, srv)
+    assert ready["timings"]["boot"] in ("cache", "micropip")
+    assert ready["timings"]["snapshot_fallback"] in FALLBACKS[broken]
+
+
+def test_a_new_build_replaces_the_cached_snapshot(page, open_app, make_server, wait_idle, dist, tmp_path):
+    site = tmp_path / "site"
+    shutil.copytree(dist, site)
+    srv = make_server(site)
+    old = snapshot_name(site)
+    open_app(page, url=srv.url)
+    wait_controlled(page)
+    wait_snapshot_cached(page, old)
+    ready_old = open_app(page, reload=True)
+    assert ready_old["timings"]["snapshot"] == old
+
+    # A new build of changed engine sources into the served directory.
+    engine = tmp_path / "engine"
+    shutil.copytree(ROOT / "gin", engine / "gin", ignore=shutil.ignore_patterns("__pycache__"))
+    with (engine / "gin" / "__init__.py").open("a") as f:
+        f.write("\n# a change: a new wheel, so a new snapshot\n")
+    env = {**os.environ, "GIN_DIST": str(site), "GIN_ENGINE_SRC": str(engine)}
+    subprocess.run([sys.executable, str(ROOT / "build.py"), "build"], cwd=ROOT, env=env, check=True, capture_output=True)
+    new = snapshot_name(site)
+    assert new != old
+    assert not (site / "snapshot" / old).exists()
+
+    # The first reloads may still run the old build (its service worker
+    # answers until the new one has installed); a boot of the new build uses
+    # the new snapshot or none, never the old one.
+    old_wheel = ready_old["timings"]["wheel"]
+    new_wheel = json.loads((site / "manifest.json").read_text())["build"]["gin_integrity"]
+    assert new_wheel != old_wheel
+    expected = {old_wheel: {old, None}, new_wheel: {new, None}}
+    boots = []
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline:
+        timings = open_app(page, reload=True)["timings"]
+        boots.append((timings["wheel"], timings.get("snapshot")))
+        assert boots[-1][1] in expected[boots[-1][0]], boots
+        if boots[-1] == (new_wheel, new):
+            break
+        page.evaluate("async () => (await navigator.serviceWorker.getRegistration()).update()")
+        time.sleep(0.5)
+    assert boots[-1] == (new_wheel, new), boots
+    urls = [u for urls in cached_urls(page).values() for u in urls]
+    assert not any(u.endswith("/snapshot/" + old) for u in urls), urls
+    wait_idle(page)
