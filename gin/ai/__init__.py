@@ -27,6 +27,8 @@ Levels:
   deadwood plus expected layoffs.
 - ``baseline``: the EAAI "Simple" player, for measurement only (not in the UI).
 - ``random``: a uniformly random legal player, for the arena only.
+- ``greedy``, ``pairs``, ``ginwait``: the opponent styles of the arena's pool
+  (``gin.ai.pool``), for measurement only.
 
 ``hint(view)`` is the ``hard`` choice with one reason code.  Reason codes
 (the UI translates them):
@@ -53,13 +55,16 @@ from __future__ import annotations
 from typing import Any
 
 from .policy import DECIDE
+from .pool import POOL as _POOL, STYLES
 
-__all__ = ["choose", "hint", "LEVELS", "ARENA_LEVELS", "REASONS"]
+__all__ = ["choose", "hint", "LEVELS", "ARENA_LEVELS", "POOL", "REASONS"]
 
 #: The levels a player can choose in the UI.
 LEVELS = ("easy", "normal", "hard")
 #: Every level ``choose`` accepts (the arena's measuring players included).
-ARENA_LEVELS = ("easy", "normal", "hard", "baseline", "random")
+ARENA_LEVELS = ("easy", "normal", "hard", "baseline", "random") + STYLES
+#: The opponents ``hard`` is measured against (the arena's ``--b pool``).
+POOL = _POOL
 
 REASONS = (
     "big_gin_available",

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..melds import _meld_masks, _packings, discard_deadwood_masks, mask_value, meld_kind, solve
+from .pool import DECIDE_POOL
 from .knowledge import _SAME_RANK, NEAR2, POINTS, RUN_PAIRS, Knowledge, bits, mask_of, seeded_index
 
 Action = dict[str, Any]
@@ -497,3 +498,4 @@ DECIDE = {
     "baseline": decide_baseline,
     "random": decide_random,
 }
+DECIDE.update(DECIDE_POOL)
