@@ -342,7 +342,7 @@ class Params:
 NORMAL = Params(danger=4.0, slip=25)
 HARD = Params(danger=3.0, knock_bonus=4.0, gin_bonus=2.0, take_margin=0.0, layoff_slack=2, horizon=1.0, deep=1, late_stock=12, late_knock=6, outs=0.0,
     gin_wait=4, gin_wait_stock=6, model=1, hazard=1.0,
-    margin={"traditional": 0.0, "standard": 0.0, "custom": 0.0})
+    margin={"traditional": -3.0, "standard": -6.0, "custom": -3.0})
 
 
 def _hand_score_normal(k: Knowledge, hand: int, card: int) -> float:
