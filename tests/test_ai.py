@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import copy
 import random
+import re
+from pathlib import Path
 
 import pytest
 
@@ -175,6 +177,7 @@ def test_same_view_same_decision(positions):
 
 def test_hint_is_a_legal_hard_action_with_a_known_reason(positions):
     reasons = set()
+    keys: dict[str, set] = {}
     for save, seat in positions[::4]:
         m = Match.from_save(save)
         view = m.view(seat)
@@ -183,8 +186,14 @@ def test_hint_is_a_legal_hard_action_with_a_known_reason(positions):
         assert h["reason"] in ai.REASONS
         assert h["why"]["code"] == h["reason"]
         reasons.add(h["reason"])
+        keys.setdefault(h["reason"], set()).update(h["why"])
         _check_legal(m.deal, view, h["action"])
         _check_why(view, h)
+    # every fact a translation fills in is given with that reason
+    text = (Path(__file__).resolve().parents[1] / "web" / "i18n.js").read_text(encoding="utf-8")
+    for code, given in keys.items():
+        for phrase in re.findall(rf'"reason\.{code}":\s*"([^"]+)"', text):
+            assert set(re.findall(r"\{(\w+)\}", phrase)) <= given, (code, phrase, given)
     assert {"draw_stock", "knock_now", "pass_upcard", "min_deadwood"} <= reasons
     for code in ai.REASONS:
         assert code in ai.__doc__

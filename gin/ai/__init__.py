@@ -21,10 +21,12 @@ Levels:
   scores hands by the deadwood expected after the next draw (each unseen card
   weighted by the chance it is in the stock), prefers discards that are
   unlikely to complete the opponent's melds, weighs a take from the pile
-  against the expected stock draw, goes for gin instead of knocking with
-  almost no deadwood (an early knocker then gets undercut), waits for a lower
-  knock late in the deal (undercut risk), and declares the knock arrangement with the least
-  deadwood plus expected layoffs.
+  against the expected stock draw, and declares the knock arrangement with
+  the least deadwood plus expected layoffs.  Whether to knock or hold out for
+  gin is priced in the chance of winning the match (``gin.ai.knock``: the
+  profile's gin and undercut bonuses, the stock left, the opponent's deadwood
+  and knock rate as measured across the arena's pool, both scores through
+  ``gin.ai.winprob``), with a margin per profile from a search against the pool.
 - ``baseline``: the EAAI "Simple" player, for measurement only (not in the UI).
 - ``random``: a uniformly random legal player, for the arena only.
 - ``greedy``, ``pairs``, ``ginwait``: the opponent styles of the arena's pool
