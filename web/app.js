@@ -517,7 +517,13 @@ const intents = {
       else if (a.type === "discard") [text, target] = [t("hint.discard", { card: cardName(a.card, t) }), `card:${a.card}`];
       else if (a.type === "knock") [text, target] = dd[a.card] === 0 ? [t("hint.gin", { card: cardName(a.card, t) }), "gin"] : [t("hint.knock", { card: cardName(a.card, t) }), "knock"];
       else if (a.type === "big_gin") [text, target] = [t("hint.big_gin"), "big_gin"];
-      const reason = t(`reason.${hint.reason}`);
+      // the facts behind the reason (gin/ai: the hint's "why"), cards by name
+      const facts = {};
+      for (const [key, value] of Object.entries(hint.why || {})) {
+        if (Array.isArray(value)) facts[key] = value.map((c) => cardName(c, t)).join(", ");
+        else facts[key] = ["card", "avoid", "picked"].includes(key) ? cardName(value, t) : value;
+      }
+      const reason = t(`reason.${hint.reason}`, facts);
       setMessage("hint", hint.reason, t("hint.label", { action: text, reason: reason === `reason.${hint.reason}` ? "" : reason }).trim());
       state.ui.hintTarget = target;
       if (a.card && (a.type === "discard" || a.type === "knock")) state.ui.selected = a.card;
