@@ -1,6 +1,12 @@
 """The strength arena: full matches between two computer levels.
 
     python3 -m gin.arena --a hard --b baseline --matches 500 --profile traditional --seed 1
+    python3 -m gin.arena --a hard --b pool --matches 1000 --profile custom --option big_gin_bonus=31
+
+``--b pool`` plays ``--matches`` matches against each style of the pool
+(``gin.ai.POOL``: the baseline and the styles of ``gin.ai.pool``), one report
+per style on the same seeds.  ``--option key=value`` sets a custom profile's
+option (repeatable; ``None`` turns big gin off).
 
 Match ``n`` uses the seed ``"<seed>-<n>"``; player A sits at seat ``n % 2``
 (seats alternate).  Matches run in parallel on every core.  A match that has
@@ -174,18 +180,29 @@ def report(a: str, b: str, results: list[MatchStats], elapsed: float | None = No
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python3 -m gin.arena", description=__doc__.split("\n\n")[0])
     p.add_argument("--a", default="hard", choices=ai.ARENA_LEVELS)
-    p.add_argument("--b", default="baseline", choices=ai.ARENA_LEVELS)
+    p.add_argument("--b", default="baseline", choices=ai.ARENA_LEVELS + ("pool",))
     p.add_argument("--matches", type=int, default=100)
     p.add_argument("--profile", default="traditional")
     p.add_argument("--seed", default="1")
     p.add_argument("--max-deals", type=int, default=200)
     p.add_argument("--workers", type=int, default=None)
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
     args = p.parse_args(argv)
-    rules = Rules.profile(args.profile)
-    t0 = time.perf_counter()
-    results = run_arena(args.a, args.b, args.matches, rules=rules, seed=args.seed, max_deals=args.max_deals, workers=args.workers)
-    print(report(args.a, args.b, results, time.perf_counter() - t0))
+    rules = Rules.profile(args.profile, **_options(args.option))
+    print(f"rules: {rules.to_dict()}")
+    for b in ai.POOL if args.b == "pool" else (args.b,):
+        t0 = time.perf_counter()
+        results = run_arena(args.a, b, args.matches, rules=rules, seed=args.seed, max_deals=args.max_deals, workers=args.workers)
+        print(report(args.a, b, results, time.perf_counter() - t0), flush=True)
     return 0
+
+
+def _options(pairs: list[str]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for pair in pairs:
+        key, _, value = pair.partition("=")
+        out[key] = None if value == "None" else int(value)
+    return out
 
 
 if __name__ == "__main__":

@@ -221,7 +221,7 @@ def computer_step(params: dict[str, Any]) -> dict[str, Any]:
 
 @_json_call
 def hint(params: dict[str, Any]) -> dict[str, Any]:
-    """A suggestion for the human's current decision: ``{"action", "reason"}``."""
+    """A suggestion for the human's current decision: ``{"action", "reason", "why"}``."""
     match = _match()
     if match.over or match.deal.to_act != HUMAN:
         raise IllegalMove("it is not your turn", code="not_your_turn")

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import copy
 import random
+import re
+from pathlib import Path
 
 import pytest
 
@@ -175,17 +177,49 @@ def test_same_view_same_decision(positions):
 
 def test_hint_is_a_legal_hard_action_with_a_known_reason(positions):
     reasons = set()
+    keys: dict[str, set] = {}
     for save, seat in positions[::4]:
         m = Match.from_save(save)
         view = m.view(seat)
         h = ai.hint(view)
-        assert set(h) == {"action", "reason"}
+        assert set(h) == {"action", "reason", "why"}
         assert h["reason"] in ai.REASONS
+        assert h["why"]["code"] == h["reason"]
         reasons.add(h["reason"])
+        keys.setdefault(h["reason"], set()).update(h["why"])
         _check_legal(m.deal, view, h["action"])
-    assert {"draw_stock", "knock_now", "pass_upcard"} <= reasons
+        _check_why(view, h)
+    # every fact a translation fills in is given with that reason
+    text = (Path(__file__).resolve().parents[1] / "web" / "i18n.js").read_text(encoding="utf-8")
+    for code, given in keys.items():
+        for phrase in re.findall(rf'"reason\.{code}":\s*"([^"]+)"', text):
+            assert set(re.findall(r"\{(\w+)\}", phrase)) <= given, (code, phrase, given)
+    assert {"draw_stock", "knock_now", "pass_upcard", "min_deadwood"} <= reasons
     for code in ai.REASONS:
         assert code in ai.__doc__
+
+
+def _check_why(view: dict, h: dict) -> None:
+    """The facts of a reason are true of the view: its cards are where it says."""
+    why, action = h["why"], h["action"]
+    hand = set(view["hand"])
+    top = view["discard"][-1] if view["discard"] else None
+    if action["type"] in ("discard", "knock") and "card" in why:
+        assert why["card"] == action["card"]
+    if why["code"] in ("completes_meld", "take_upcard", "take_discard", "pass_upcard"):
+        assert why["card"] == top
+    if why["code"] == "completes_meld":
+        assert why["card"] in why["meld"] and set(why["meld"]) - {why["card"]} <= hand
+    if why["code"] in ("safe_discard", "opponent_picked"):
+        assert why["avoid"] in hand and why["avoid"] != why["card"] and 0 <= why["danger"] <= 100
+    if why["code"] == "opponent_picked":
+        opp_picked = {e["card"] for e in view["events"] if e.get("seat") != view["seat"]
+                      and (e["type"] == "take" or (e["type"] == "draw" and e.get("from") == "discard"))}
+        assert why["picked"] in opp_picked
+    if why["code"] == "high_deadwood":
+        assert why["points"] >= 8
+    if why["code"] in ("knock_now", "wait_for_gin", "undercut_risk"):
+        assert 0 < why["deadwood"] <= 10 and 0 <= why["undercut"] <= 100
 
 
 def test_no_legal_action_and_unknown_level_are_errors():

@@ -3,7 +3,7 @@
 
 import { cardPoints } from "./cards.js";
 import { newSeed } from "./seed.js";
-import { hintAction, newDeal } from "./words.js";
+import { hintAction, newDeal, reasonText } from "./words.js";
 import { knockDraft, moveInDraft, resetDraft } from "./knock.js";
 import { DEFAULT_SETTINGS, SPEED_DELAY_MS } from "./settings.js";
 import { toggleFullscreen } from "./fullscreen.js";
@@ -131,12 +131,8 @@ export function createIntents({ state, game, draw, announce, setLanguage, clearL
         let target = targets[a.type] || null;
         if (a.type === "draw") target = a.from === "discard" ? "discard" : "stock";
         if (a.type === "knock") target = gin ? "gin" : "knock";
-        // Reason codes come from gin/ai, some with parameters (hint.params).
-        const reasonOf = (t) => {
-          const key = `reason.${hint.reason}`;
-          const text = t(key, hint.params || {});
-          return text === key ? "" : text;
-        };
+        // Reason codes come from gin/ai with the facts behind them (hint.why).
+        const reasonOf = (t) => reasonText(t, hint.reason, hint.why);
         setMessage("hint", hint.reason, (t) =>
           t("hint.label", { action: hintAction(t, a, gin), reason: reasonOf(t) }).trim(),
         );

@@ -9,7 +9,7 @@ import { el, faceCard } from "./dom.js";
 import { byRank, orderMeld } from "./cards.js";
 import { openSheet } from "./sheet.js";
 import { operation } from "./panels.js";
-import { hintAction, loosePoints, newDeal, points as pointsText, theCard } from "./words.js";
+import { hintAction, loosePoints, newDeal, points as pointsText, reasonText, theCard } from "./words.js";
 
 const PLAY_MS = { slow: 1400, normal: 700, fast: 250 };
 // Deals per review call: starts small (progress shows at once), then sized
@@ -58,11 +58,7 @@ function hardText(t, entry) {
   return hintAction(t, entry.hard, gin);
 }
 
-function reasonText(t, entry) {
-  const key = `reason.${entry.reason}`;
-  const text = t(key, entry.why || {});
-  return text === key ? "" : text;
-}
+
 
 function handRow(t, state, seat, fresh) {
   const arrangement = state.arrangements[seat];
@@ -176,7 +172,7 @@ export function openViewer(save, ctx) {
     return el(
       "section",
       { class: "review-mark", role: "note", "aria-label": t("review.mark_label"), dataset: { step: entry.step } },
-      el("p", { class: "review-hard", text: `${t("review.hard", { action: hardText(t, entry) })} ${reasonText(t, entry)}`.trim() }),
+      el("p", { class: "review-hard", text: `${t("review.hard", { action: hardText(t, entry) })} ${reasonText(t, entry.reason, entry.why)}`.trim() }),
       cost !== null ? el("p", { class: "review-cost", text: t("review.cost", { cost: number(lang, cost) }) }) : el("p", { class: "review-cost", text: t("review.no_cost") }),
     );
   }

@@ -114,3 +114,27 @@ export function knockLoss(t, proposed, now, bonus) {
   }
   return "";
 }
+
+// The meld a card completes: "el grupo de jotas", "la escalera de picas".
+function theMeld(t, cards) {
+  if (isSet(cards)) return t("meld.the_set", { ranks: t(`ranks.${rankOf(cards[0])}`) });
+  return t("meld.the_run", { suit: t(`suit.${suitOf(cards[0])}`) });
+}
+
+// Difícil's reason for a hint or a review mark, from its code and the facts
+// behind it (gin/ai: the hint's "why"): cards with their article, points and
+// deadwood with their unit, the sentence capitalised. "" for an unknown code.
+export function reasonText(t, code, why = {}) {
+  const key = `reason.${code}`;
+  const facts = {};
+  for (const [name, value] of Object.entries(why || {})) {
+    if (["card", "avoid", "picked"].includes(name)) facts[name] = theCard(t, value);
+    else if (name === "meld" && Array.isArray(value)) facts[name] = theMeld(t, value);
+    else if (name === "deadwood" || name === "opp_deadwood") facts[name] = loosePoints(t, value);
+    else if (name === "points") facts[name] = points(t, value);
+    else facts[name] = value;
+  }
+  const text = t(key, facts);
+  if (text === key) return "";
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}

@@ -21,31 +21,45 @@ Levels:
   scores hands by the deadwood expected after the next draw (each unseen card
   weighted by the chance it is in the stock), prefers discards that are
   unlikely to complete the opponent's melds, weighs a take from the pile
-  against the expected stock draw, goes for gin instead of knocking with
-  almost no deadwood (an early knocker then gets undercut), waits for a lower
-  knock late in the deal (undercut risk), and declares the knock arrangement with the least
-  deadwood plus expected layoffs.
+  against the expected stock draw, and declares the knock arrangement with
+  the least deadwood plus expected layoffs.  Whether to knock or hold out for
+  gin is priced in the chance of winning the match (``gin.ai.knock``: the
+  profile's gin and undercut bonuses, the stock left, the opponent's deadwood
+  and knock rate as measured across the arena's pool, both scores through
+  ``gin.ai.winprob``), with a margin per profile from a search against the pool.
 - ``baseline``: the EAAI "Simple" player, for measurement only (not in the UI).
 - ``random``: a uniformly random legal player, for the arena only.
+- ``greedy``, ``pairs``, ``ginwait``: the opponent styles of the arena's pool
+  (``gin.ai.pool``), for measurement only.
 
-``hint(view)`` is the ``hard`` choice with one reason code.  Reason codes
-(the UI translates them):
+``hint(view)`` is the ``hard`` choice with one reason code and ``why``: the
+code with the facts behind it (cards in notation, ``danger``, ``undercut`` and
+``gin_chance`` in percent, points and deadwood in points).  Reason codes (the
+UI translates them, filling in the facts):
 
 - ``big_gin_available``: declare big gin (all eleven cards melded).
-- ``gin_available``: knock with no deadwood (gin).
-- ``knock_now``: knock now, deadwood within the limit.
-- ``wait_for_gin``: a knock is possible but the deadwood is so low that going
-  for gin is better (an opponent who knocks meanwhile risks an undercut).
-- ``undercut_risk``: a knock is possible but, this late in the deal, the
-  deadwood is too high: the opponent may undercut it.
-- ``completes_meld``: take the upcard / discard because it completes a meld.
-- ``take_upcard``: take the upcard: it improves the hand even without a meld.
-- ``take_discard``: draw the top of the discard pile: it improves the hand.
-- ``pass_upcard``: pass the upcard.
-- ``draw_stock``: draw from the stock.
-- ``safe_discard``: discard this card: it is less likely to help the opponent.
-- ``high_deadwood``: discard a high loose card.
-- ``min_deadwood``: discard the card that leaves the best hand.
+- ``gin_available`` (``card``): knock with no deadwood (gin), throwing ``card``.
+- ``knock_now`` (``card``, ``deadwood``, ``undercut``, ``opp_deadwood``): knock
+  now; the chance of being undercut and the opponent's expected deadwood.
+- ``wait_for_gin`` (``card``, ``deadwood``, ``gin_chance``, ``undercut``,
+  ``opp_deadwood``): a knock is possible but holding out for gin is worth
+  more (the chance that the next stock card gives gin).
+- ``undercut_risk`` (``card``, ``deadwood``, ``undercut``, ``points``,
+  ``opp_deadwood``): a knock is possible but the opponent may undercut it, at
+  a cost of about ``points``.
+- ``completes_meld`` (``card``, ``meld``): take the card: it completes ``meld``.
+- ``take_upcard`` / ``take_discard`` (``card``, ``deadwood``): take the upcard /
+  draw the top of the pile: it improves the hand (deadwood after the discard).
+- ``pass_upcard`` (``card``): pass the upcard.
+- ``draw_stock`` (``card``: the pile's top, when it could be taken): draw from the stock.
+- ``safe_discard`` (``card``, ``avoid``, ``danger``): discard ``card`` rather
+  than ``avoid``, which completes a meld of the opponent with ``danger`` %.
+- ``opponent_picked`` (the same and ``picked``): as ``safe_discard``, the
+  opponent having picked up ``picked``, a neighbour of ``avoid``.
+- ``high_deadwood`` (``card``, ``points``): discard a high card that goes with
+  no card of the hand.
+- ``min_deadwood`` (``card``, ``deadwood``): discard the card that leaves the
+  best hand (its deadwood).
 """
 
 from __future__ import annotations
@@ -53,13 +67,16 @@ from __future__ import annotations
 from typing import Any
 
 from .policy import DECIDE
+from .pool import POOL as _POOL, STYLES
 
-__all__ = ["choose", "hint", "LEVELS", "ARENA_LEVELS", "REASONS"]
+__all__ = ["choose", "hint", "LEVELS", "ARENA_LEVELS", "POOL", "REASONS"]
 
 #: The levels a player can choose in the UI.
 LEVELS = ("easy", "normal", "hard")
 #: Every level ``choose`` accepts (the arena's measuring players included).
-ARENA_LEVELS = ("easy", "normal", "hard", "baseline", "random")
+ARENA_LEVELS = ("easy", "normal", "hard", "baseline", "random") + STYLES
+#: The opponents ``hard`` is measured against (the arena's ``--b pool``).
+POOL = _POOL
 
 REASONS = (
     "big_gin_available",
@@ -73,18 +90,20 @@ REASONS = (
     "pass_upcard",
     "draw_stock",
     "safe_discard",
+    "opponent_picked",
     "high_deadwood",
     "min_deadwood",
 )
 
 
-def _decide(view: dict[str, Any], level: str) -> tuple[dict[str, Any], str]:
+def _decide(view: dict[str, Any], level: str) -> tuple[dict[str, Any], dict[str, Any]]:
     if not view.get("legal"):
         raise ValueError("the view has no legal action: not this seat's turn")
     decide = DECIDE.get(level)
     if decide is None:
         raise ValueError(f"unknown level {level!r} (expected one of {', '.join(ARENA_LEVELS)})")
-    return decide(view)
+    action, why = decide(view)
+    return action, {"code": why} if isinstance(why, str) else why
 
 
 def choose(view: dict[str, Any], level: str = "normal") -> dict[str, Any]:
@@ -94,9 +113,10 @@ def choose(view: dict[str, Any], level: str = "normal") -> dict[str, Any]:
 
 
 def hint(view: dict[str, Any]) -> dict[str, Any]:
-    """``{"action": <the hard choice>, "reason": <reason code>}``."""
-    action, reason = _decide(view, "hard")
-    return {"action": action, "reason": reason}
+    """``{"action": <the hard choice>, "reason": <reason code>, "why": {"code": <reason
+    code>, ...}}``: ``why`` adds the facts behind the reason (see the module docstring)."""
+    action, why = _decide(view, "hard")
+    return {"action": action, "reason": why["code"], "why": why}
 
 
 __all__ += ["estimates"]

@@ -17,6 +17,12 @@ INDEX = {str(c): c.index for c in ALL_CARDS}
 POINTS = tuple(c.points for c in ALL_CARDS)
 FULL = (1 << 52) - 1
 
+#: The belief's factors per card next to one the opponent threw away, refused,
+#: picked up (fitted across the arena's pool by bench/tune_belief.py).
+F_DISCARD = 0.55
+F_REFUSED = 0.7
+F_PICKED = 1.8
+
 
 def mask_of(cards) -> int:
     m = 0
@@ -196,13 +202,13 @@ class Knowledge:
             w = 1.0
             near = NEAR1[i]
             # A card next to what they threw away or refused is less likely held.
-            for m, f in ((self.opp_discards, 0.55), (self.opp_refused, 0.7)):
+            for m, f in ((self.opp_discards, F_DISCARD), (self.opp_refused, F_REFUSED)):
                 k = (near & m).bit_count()
                 if k:
                     w *= f**k
             k = (NEAR2[i] & self.opp_picked).bit_count()
             if k:
-                w *= 1.8**k
+                w *= F_PICKED**k
             weight[i] = w
         total = sum(weight.values())
         prob = [0.0] * 52

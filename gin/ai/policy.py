@@ -13,6 +13,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..melds import _meld_masks, _packings, discard_deadwood_masks, mask_value, meld_kind, solve
+from .knock import knock_call
+from .pool import DECIDE_POOL
 from .knowledge import _SAME_RANK, NEAR2, POINTS, RUN_PAIRS, Knowledge, bits, mask_of, seeded_index
 
 Action = dict[str, Any]
@@ -339,7 +341,8 @@ class Params:
 
 NORMAL = Params(danger=4.0, slip=25)
 HARD = Params(danger=3.0, knock_bonus=4.0, gin_bonus=2.0, take_margin=0.0, layoff_slack=2, horizon=1.0, deep=1, late_stock=12, late_knock=6, outs=0.0,
-    gin_wait=4, gin_wait_stock=6)
+    gin_wait=4, gin_wait_stock=6, model=1, hazard=1.0,
+    margin={"traditional": -3.0, "standard": -6.0, "custom": -3.0})
 
 
 def _hand_score_normal(k: Knowledge, hand: int, card: int) -> float:
@@ -389,8 +392,9 @@ def decide_normal(view: dict[str, Any]) -> Decision:
     return {"type": "discard", "card": _NAMES[best]}, "min_deadwood"
 
 
-def _hard_discard(k: Knowledge, ev: Evaluator, hand: int) -> tuple[int, float, str]:
-    """The discard minimising expected deadwood plus what it may give the opponent."""
+def _hard_discard(k: Knowledge, ev: Evaluator, hand: int) -> tuple[int, float, int]:
+    """The discard minimising expected deadwood plus what it may give the opponent,
+    its score, and the discard that ignores the opponent (for the hint)."""
     scored = []
     for d in bits(hand):
         if d == k.taken:
@@ -413,8 +417,7 @@ def _hard_discard(k: Knowledge, ev: Evaluator, hand: int) -> tuple[int, float, s
         scored = deep + scored[HARD.deep :]
     key, _, d, v = scored[0]
     plain = min(scored, key=lambda s: (s[3], s[1], s[2]))
-    reason = "safe_discard" if plain[2] != d else ("high_deadwood" if POINTS[d] >= 8 else "min_deadwood")
-    return d, key, reason
+    return d, key, plain[2]
 
 
 def _stock_value(k: Knowledge, ev: Evaluator, hand: int) -> float:
@@ -438,6 +441,32 @@ def _stock_value(k: Knowledge, ev: Evaluator, hand: int) -> float:
     return total
 
 
+def _meld_with(hand: int, card: int) -> list[str]:
+    """The cards of the meld ``card`` completes in the best arrangement of ``hand``."""
+    for m in solve(hand)[1]:
+        if (m >> card) & 1:
+            return [_NAMES[i] for i in bits(m)]
+    return []
+
+
+def _discard_why(k: Knowledge, hand: int, d: int, plain: int) -> dict[str, Any]:
+    """Why discard ``d``: the card it avoids feeding, or what it leaves."""
+    rest = hand & ~(1 << d)
+    if plain != d:
+        why: dict[str, Any] = {
+            "code": "safe_discard", "card": _NAMES[d], "avoid": _NAMES[plain],
+            "danger": round(100 * k.danger(plain)),
+        }
+        picked = bits(NEAR2[plain] & k.opp_picked)
+        if picked:
+            why.update(code="opponent_picked", picked=_NAMES[picked[-1]])
+        return why
+    partners = (NEAR2[d] & hand & ~(1 << d)).bit_count()
+    if partners == 0 and POINTS[d] >= 8:
+        return {"code": "high_deadwood", "card": _NAMES[d], "points": POINTS[d]}
+    return {"code": "min_deadwood", "card": _NAMES[d], "deadwood": solve(rest)[0]}
+
+
 def decide_hard(view: dict[str, Any]) -> Decision:
     k = Knowledge(view)
     kinds = _kinds(view)
@@ -453,41 +482,58 @@ def decide_hard(view: dict[str, Any]) -> Decision:
             v = ev.value(with_top & ~(1 << d)) + HARD.danger * k.danger(d)
             if take_best is None or v < take_best:
                 take_best = v
+        upcard = "take" in kinds
+        took = {"type": "take"} if upcard else {"type": "draw", "from": "discard"}
         if k.big_gin and solve(with_top)[0] == 0:
-            if "take" in kinds:
-                return {"type": "take"}, "big_gin_available"
-            return {"type": "draw", "from": "discard"}, "big_gin_available"
+            return took, {"code": "big_gin_available", "card": _NAMES[t]}
         stock = _stock_value(k, ev, hand)
-        take = take_best < stock - HARD.take_margin
-        melds = _in_meld(with_top, t)
-        if "take" in kinds:
-            return ({"type": "take"}, "completes_meld" if melds else "take_upcard") if take else (
-                {"type": "pass"},
-                "pass_upcard",
-            )
-        if take:
-            return {"type": "draw", "from": "discard"}, "completes_meld" if melds else "take_discard"
-        return {"type": "draw", "from": "stock"}, "draw_stock"
+        if take_best < stock - HARD.take_margin:
+            meld = _meld_with(with_top, t)
+            if meld:
+                return took, {"code": "completes_meld", "card": _NAMES[t], "meld": meld}
+            after = min(v for i, v in discard_deadwood_masks(with_top).items() if i != t)
+            return took, {"code": "take_upcard" if upcard else "take_discard", "card": _NAMES[t], "deadwood": after}
+        if upcard:
+            return {"type": "pass"}, {"code": "pass_upcard", "card": _NAMES[t]}
+        return {"type": "draw", "from": "stock"}, {"code": "draw_stock", "card": _NAMES[t]}
     if "draw" in kinds:
         return {"type": "draw", "from": "stock"}, "draw_stock"
     big = _big_gin(view)
     if big is not None:
         return big, "big_gin_available"
     knock = _best_knock(k, hand, HARD.layoff_slack)
+    declined = None
     if knock is not None:
         i, dw, packing = knock
-        # Late in the deal the defender has had time to shed deadwood: a high
-        # knock then risks an undercut, so it waits for a lower one.
-        # With almost no deadwood, waiting for gin costs little: an opponent
-        # who knocks meanwhile is likely to be undercut.
-        waiting = 0 < dw <= HARD.gin_wait and k.stock_count > HARD.gin_wait_stock
-        if not waiting and (dw == 0 or k.stock_count > HARD.late_stock or dw <= HARD.late_knock):
-            return _knock_action(i, packing), "gin_available" if dw == 0 else "knock_now"
-        declined = "wait_for_gin" if waiting else "undercut_risk"
-    else:
-        declined = None
-    d, _, reason = _hard_discard(k, ev, hand)
-    return {"type": "discard", "card": _NAMES[d]}, declined or reason
+        if dw == 0:
+            return _knock_action(i, packing), {"code": "gin_available", "card": _NAMES[i]}
+        if HARD.model:
+            margin = HARD.margin.get(view.get("rules", {}).get("profile", "traditional"), HARD.margin["traditional"])
+            layoff = _layoff_risk(k, packing, k.opp_prob())
+            call = knock_call(k, view, dw, hand & ~(1 << i), layoff, ev.weight, margin=margin, hazard=HARD.hazard)
+            facts = {"deadwood": dw, "undercut": round(100 * call.undercut), "opp_deadwood": round(call.opp_deadwood)}
+            if call.knock:
+                return _knock_action(i, packing), {"code": "knock_now", "card": _NAMES[i], **facts}
+            if call.undercut > 0:
+                declined = {"code": "undercut_risk", **facts, "points": round(call.undercut_points)}
+            else:
+                declined = {"code": "wait_for_gin", **facts, "gin_chance": round(100 * call.gin_chance)}
+        else:
+            # Late in the deal the defender has had time to shed deadwood: a high
+            # knock then risks an undercut, so it waits for a lower one.
+            # With almost no deadwood, waiting for gin costs little: an opponent
+            # who knocks meanwhile is likely to be undercut.
+            waiting = 0 < dw <= HARD.gin_wait and k.stock_count > HARD.gin_wait_stock
+            if not waiting and (k.stock_count > HARD.late_stock or dw <= HARD.late_knock):
+                return _knock_action(i, packing), "knock_now"
+            declined = "wait_for_gin" if waiting else "undercut_risk"
+    d, _, plain = _hard_discard(k, ev, hand)
+    why = _discard_why(k, hand, d, plain)
+    if declined is not None:
+        if isinstance(declined, dict):
+            declined["card"] = _NAMES[d]
+        return {"type": "discard", "card": _NAMES[d]}, declined
+    return {"type": "discard", "card": _NAMES[d]}, why
 
 
 DECIDE = {
@@ -497,3 +543,4 @@ DECIDE = {
     "baseline": decide_baseline,
     "random": decide_random,
 }
+DECIDE.update(DECIDE_POOL)

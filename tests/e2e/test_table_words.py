@@ -36,6 +36,11 @@ for (const lang of ["es", "en"]) {
       loose: w.handCardName(t, c, null),
       set: w.handCardName(t, c, [c, c[0] + (s === "C" ? "D" : "C"), c[0] + (s === "H" ? "S" : "H")]),
       run: w.handCardName(t, c, run),
+      // Difícil's reasons (gin/ai's hint "why"), the card first or inside.
+      completes: w.reasonText(t, "completes_meld", { card: c, meld: run.slice(0, 3) }),
+      high: w.reasonText(t, "high_deadwood", { card: c, points: 1 }),
+      picked: w.reasonText(t, "opponent_picked", { card: c, avoid: c, picked: c, danger: 40 }),
+      takeReason: w.reasonText(t, "take_upcard", { card: c, deadwood: 12 }),
     };
   }
   out[lang] = {
@@ -45,6 +50,9 @@ for (const lang of ["es", "en"]) {
     lossGin: w.knockLoss(t, 0, 1, 20),
     lossMore: w.knockLoss(t, 4, 7, 20),
     noLoss: w.knockLoss(t, 4, 4, 20),
+    knockNow: w.reasonText(t, "knock_now", { card: "9S", deadwood: 1, undercut: 5, opp_deadwood: 20 }),
+    setMeld: w.reasonText(t, "completes_meld", { card: "JS", meld: ["JD", "JH", "JS"] }),
+    unknown: w.reasonText(t, "no_such_reason", {}),
   };
 }
 console.log(JSON.stringify(out));
@@ -87,6 +95,11 @@ def test_every_card_agrees_in_spanish(words):
         assert s["loose"] == f"{name}, suelta"
         assert s["run"] == f"{name}, en escalera de {SUITS_ES[card[1]]}"
         assert s["set"].startswith(f"{name}, en grupo de ") and s["set"].endswith("s")
+        The = the[0].upper() + the[1:]
+        assert s["completes"] == f"{The} completa la escalera de {SUITS_ES[card[1]]}."
+        assert s["high"] == f"{The} no combina con ninguna de tus cartas y vale 1 punto."
+        assert s["picked"] == f"El rival recogió {the}: {the} podría servirle (40 %); descartar {the} es más seguro."
+        assert s["takeReason"].startswith(f"{The} mejora tu mano") and s["takeReason"].endswith("con 12 puntos sueltos.")
 
 
 def test_every_card_reads_in_english(words):
@@ -103,6 +116,10 @@ def test_every_card_reads_in_english(words):
         assert s["knock"] == f"You discard {the} face down."
         assert s["run"].endswith(f", in a run of {SUITS_EN[card[1]]}")
         assert s["loose"].endswith(", loose")
+        The = the[0].upper() + the[1:]
+        assert s["completes"] == f"{The} completes the run of {SUITS_EN[card[1]]}."
+        assert s["high"] == f"{The} goes with none of your cards and counts 1 point."
+        assert s["picked"] == f"The opponent picked up {the}: {the} could help it (40 %); discarding {the} is safer."
 
 
 def test_persons_and_numbers(words):
@@ -115,6 +132,11 @@ def test_persons_and_numbers(words):
     assert es["lossMore"].startswith("Así tus sueltas suben de 4 a 7 puntos: ganas 3 puntos menos")
     assert en["lossMore"].startswith("This raises your deadwood from 4 to 7 points: you score 3 points less")
     assert es["noLoss"] == en["noLoss"] == ""
+    assert es["knockNow"] == "Cierras con 1 punto suelto: el rival tendría unos 20 puntos sueltos y el riesgo de undercut es del 5 %."
+    assert en["knockNow"].startswith("You knock with 1 point of deadwood: the opponent would have about 20 points")
+    assert es["setMeld"] == "La jota de picas completa el grupo de jotas."
+    assert en["setMeld"] == "The jack of spades completes the set of jacks."
+    assert es["unknown"] == en["unknown"] == ""
 
     def strings(value):
         if isinstance(value, dict):

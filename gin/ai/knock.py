@@ -1,0 +1,137 @@
+"""hard's knock decision: knock now, or hold out for gin?
+
+Both are priced in the chance of winning the match (``winprob``), from the
+seat's view only:
+
+- **Knock now** with deadwood ``dw``: the opponent's deadwood is taken from
+  what the pool's players hold at this point of a deal
+  (``model_data.OPP_DEADWOOD``, ten quantiles by stock left), less the points
+  it is expected to lay off on the declared melds (from the belief).  Each
+  quantile is a won knock (``D - dw``), an undercut (``dw - D`` plus the
+  profile's undercut bonus) or, for gin, the gin bonus plus ``D``.
+- **Hold for gin**: a race, turn by turn until the stock runs out (a void deal
+  is a replay: the scores as they are).  On each of its turns the opponent
+  knocks with the pool's measured chance (``OPP_KNOCK``, by stock left), with
+  a deadwood from ``OPP_KNOCK_DEADWOOD``; against the held hand that is an
+  undercut for us when our deadwood is no higher, a loss of the difference
+  otherwise (the gin bonus more against its gin).  On each of ours, a stock
+  card that completes gin (each unseen card weighted by its chance of being in
+  the stock) wins the gin bonus plus the opponent's deadwood.
+
+The knock is taken when it is worth at least the hold less ``margin`` points
+(converted at the current price of a point).  The margin is chosen per
+profile (``bench/tune_knock.py``; values and runs in bench/README.md).
+Holding is priced as if we never knocked later, so it is a lower bound: the
+decision is taken again every turn.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..melds import discard_deadwood_masks
+from .knowledge import NEAR2, Knowledge
+from .model_data import OPP_DEADWOOD, OPP_KNOCK, OPP_KNOCK_DEADWOOD
+from .winprob import table_for
+
+__all__ = ["KnockCall", "knock_call"]
+
+
+def _bucket(stock: int) -> int:
+    return max(0, min(len(OPP_KNOCK) - 1, stock // 3))
+
+
+class KnockCall:
+    """The two prices and the verdict (for the hint's reason)."""
+
+    __slots__ = ("knock", "knock_value", "hold_value", "undercut", "undercut_points", "gin_chance", "opp_deadwood")
+
+    def __init__(self, knock: bool, knock_value: float, hold_value: float, undercut: float, undercut_points: float,
+                 gin_chance: float, opp_deadwood: float) -> None:
+        self.knock = knock  # the verdict
+        self.knock_value = knock_value  # P(win the match) if we knock now
+        self.hold_value = hold_value  # ... if we hold out for gin
+        self.undercut = undercut  # P(the knock is undercut)
+        self.undercut_points = undercut_points  # what an undercut would cost, on average
+        self.gin_chance = gin_chance  # P(the next stock card gives gin)
+        self.opp_deadwood = opp_deadwood  # the opponent's expected deadwood after layoffs
+
+
+def gin_outs(k: Knowledge, hand10: int, weight: dict[int, float]) -> float:
+    """The chance that the next stock card gives gin with ``hand10``."""
+    p = 0.0
+    for c, x in weight.items():
+        if (NEAR2[c] & hand10).bit_count() >= 2:
+            if min(discard_deadwood_masks(hand10 | (1 << c)).values()) == 0:
+                p += x
+    return p
+
+
+def knock_call(
+    k: Knowledge, view: dict[str, Any], dw: int, hand10: int, layoff: float, weight: dict[int, float],
+    *, margin: float, hazard: float = 1.0,
+) -> KnockCall:
+    rules = view.get("rules") or {}
+    w = table_for(rules)
+    scores = view.get("scores") or [0, 0]
+    a, b = scores[k.seat], scores[1 - k.seat]
+    gin_bonus = int(rules.get("gin_bonus", 20))
+    under = int(rules.get("undercut_bonus", 10))
+    stock = k.stock_count
+    opp = OPP_DEADWOOD[_bucket(stock)]
+
+    # Knock now.
+    knock_value = 0.0
+    undercuts = 0
+    lost = 0.0
+    for q in opp:
+        if dw == 0:
+            knock_value += w(a + gin_bonus + q, b)
+            continue
+        d = max(0.0, q - layoff)
+        if d > dw:
+            knock_value += w(a + round(d - dw), b)
+        else:
+            knock_value += w(a, b + round(dw - d) + under)
+            undercuts += 1
+            lost += dw - d + under
+    knock_value /= len(opp)
+
+    # Hold for gin.
+    pg = gin_outs(k, hand10, weight)
+    opp_knock = 0.0
+    for dk in OPP_KNOCK_DEADWOOD:
+        if dk == 0:
+            opp_knock += w(a, b + gin_bonus + dw)
+        elif dw <= dk:
+            opp_knock += w(a + dk - dw + under, b)
+        else:
+            opp_knock += w(a, b + dw - dk)
+    opp_knock /= len(OPP_KNOCK_DEADWOOD)
+    void = w(a, b)
+    hold_value = 0.0
+    alive = 1.0
+    s = stock
+    while alive > 1e-4:
+        if s <= 2:
+            hold_value += alive * void
+            break
+        s -= 1  # the opponent draws; it may knock
+        h = min(1.0, hazard * OPP_KNOCK[_bucket(s)])
+        hold_value += alive * h * opp_knock
+        alive *= 1.0 - h
+        if s <= 2:
+            hold_value += alive * void
+            break
+        s -= 1  # we draw: gin?
+        later = OPP_DEADWOOD[_bucket(s)]
+        gin = sum(w(a + gin_bonus + q, b) for q in later) / len(later)
+        hold_value += alive * pg * gin
+        alive *= 1.0 - pg
+    price = max(1e-6, (w(a + 10, b) - w(a, b + 10)) / 20)  # match chance per point here
+    knock = knock_value >= hold_value - margin * price
+    return KnockCall(
+        knock, knock_value, hold_value, undercuts / len(opp), lost / max(1, undercuts), pg,
+        max(0.0, sum(opp) / len(opp) - layoff),
+    )
+
