@@ -20,7 +20,8 @@ function rectOf(node) {
 }
 
 function running(node) {
-  return node.getAnimations().some((a) => a.playState === "running" || a.playState === "pending");
+  // drag.js's "held" (a dropped card kept where it was let go) is no motion.
+  return node.getAnimations().some((a) => a.id !== "held" && (a.playState === "running" || a.playState === "pending"));
 }
 
 function translate(from, to) {

@@ -204,3 +204,121 @@ def test_drag_a_card_onto_the_pile_discards_it(page, open_app, size):
     after = settle(page)
     assert card not in after["hand"]
     assert card in after["discard"] or after["history"]
+
+
+# --- the "manual" sort: the player's own order (drag within the hand, Alt+arrows) -------------
+
+MANUAL = {**MOVING, "speed": "instant", "sort": "manual"}
+
+
+def hand_names(page):
+    return page.locator(".hand .hand-card").evaluate_all("els => els.map(e => e.getAttribute('aria-label'))")
+
+
+def hand_cards(page):
+    return page.locator(".hand .hand-card").evaluate_all("els => els.map(e => e.dataset.card)")
+
+
+def drag_card(page, card, to_x, to_y):
+    box = page.locator(f'.hand [data-card="{card}"]').bounding_box()
+    page.mouse.move(box["x"] + 8, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(to_x, to_y, steps=8)
+    page.mouse.up()
+
+
+def test_the_sort_menu_offers_manual_in_both_languages(page, open_app):
+    open_moving(page, open_app, (1280, 800), reduced=True, settings=MANUAL)
+    button(page, "Menú").click()
+    select = page.get_by_label("Orden de la mano")
+    assert select.input_value() == "manual"
+    assert "A mano (arrastra las cartas)" in select.locator("option").all_inner_texts()
+
+
+@pytest.mark.parametrize("size", [(390, 844), (1280, 800)], ids=["phone", "desktop"])
+def test_dragging_within_the_hand_reorders_it_and_the_order_survives(page, open_app, size):
+    view = to_draw(page, open_moving(page, open_app, size, reduced=True, settings=MANUAL))
+    button(page, "Mazo").click()
+    view = settle(page)
+    before, names = hand_cards(page), hand_names(page)
+    assert len(before) == 11 and all(names)
+    # Until the first move the hand is in the melds order: melds shown as groups.
+    assert page.locator(".hand .meld-first").count() == len(view["arrangement"]["melds"])
+    # Drag the first card past the last one: it goes to the right end.
+    last = page.locator(f'.hand [data-card="{before[-1]}"]').bounding_box()
+    drag_card(page, before[0], last["x"] + last["width"] - 4, last["y"] + last["height"] / 2)
+    settle(page)
+    moved = names[1:] + names[:1]
+    assert hand_names(page) == moved
+    assert settle(page)["hand"] == view["hand"]  # only the display changed
+    # A meld split by the move is no longer shown as a group (no kind label for it).
+    split = [m for m in view["arrangement"]["melds"] if before[0] in m and len(m) >= 3]
+    assert page.locator(".hand .meld-first").count() == len(view["arrangement"]["melds"]) - len(split)
+    # Tap-to-select still works in this sort.
+    page.locator(f'.hand [data-card="{before[3]}"]').click(position={"x": 8, "y": 20})
+    assert ui(page)["selected"] == before[3]
+    # The order is kept over a reload.
+    open_app(page, reload=True)
+    settle(page)
+    assert hand_names(page) == moved
+    # Alt+Left moves the focused card one place left and keeps the focus on it.
+    page.locator(f'.hand [data-card="{before[0]}"]').focus()
+    page.keyboard.press("Alt+ArrowLeft")
+    assert hand_names(page) == moved[:9] + [moved[10], moved[9]]
+    assert page.evaluate("document.activeElement.dataset.card") == before[0]
+    # After a discard and the computer's turn, a drawn card goes to the right end.
+    keep = hand_cards(page)
+    card = next(a["card"] for a in settle(page)["legal"] if a["type"] == "discard" and a["card"] != before[0])
+    page.locator(f'.hand [data-card="{card}"]').dblclick(position={"x": 8, "y": 20})
+    view = to_draw(page, settle(page))
+    button(page, "Mazo").click()
+    view = settle(page)
+    drawn = view["drawn"]
+    if drawn:
+        assert hand_cards(page) == [c for c in keep if c != card] + [drawn]
+
+
+def test_a_card_dropped_on_the_pile_flies_from_the_drop_point(page, open_app):
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.emulate_media(reduced_motion="no-preference")
+    open_app(page, hash="#seed=TEST-0001", settings={**MOVING, "speed": "slow"})
+    view = to_draw(page, settle(page))
+    page.wait_for_function("() => document.getAnimations().filter(a => a.playState === 'running').length === 0")
+    button(page, "Mazo").click()
+    view = settle(page)
+    page.wait_for_function("() => document.getAnimations().filter(a => a.playState === 'running').length === 0")
+    card = next(a["card"] for a in view["legal"] if a["type"] == "discard")
+    box = page.locator(f'.hand [data-card="{card}"]').bounding_box()
+    pile = page.locator(".pile.discard-pile")
+    shadow = "(el) => getComputedStyle(el).boxShadow"
+    page.mouse.move(box["x"] + 8, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(box["x"] + 8, box["y"] - 40, steps=4)
+    # The pile lights up as a drop target while the card is over it, not elsewhere.
+    assert pile.evaluate(shadow) == "none" and pile.get_attribute("data-drop") is None
+    p = pile.locator(".pile-cards").bounding_box()
+    px, py = p["x"] + p["width"] / 2, p["y"] + p["height"] / 2
+    page.mouse.move(px, py, steps=6)
+    assert pile.evaluate(shadow) != "none" and pile.get_attribute("data-drop") == ""
+    page.mouse.move(px, p["y"] + p["height"] + 120, steps=3)
+    assert pile.evaluate(shadow) == "none"
+    page.mouse.move(p["x"] + 6, p["y"] + 6, steps=3)  # near a corner: the card lies off the pile
+    # Sample where the card is drawn from the drop until it lies on the pile.
+    page.evaluate(
+        """(card) => { window.__trail = []; const tick = () => {
+             const n = document.querySelector(`.table [data-card='${card}'], .table [data-face='${card}']`);
+             const r = n && n.getBoundingClientRect();
+             window.__trail.push(r ? [r.left, r.top] : null);
+             if (window.__trail.length < 60) requestAnimationFrame(tick); }; tick(); }""",
+        card,
+    )
+    page.mouse.up()
+    page.wait_for_function("() => window.__trail.length >= 60")
+    trail = [xy for xy in page.evaluate("window.__trail") if xy is not None]
+    end = trail[-1]
+    away = [((x - end[0]) ** 2 + (y - end[1]) ** 2) ** 0.5 for x, y in trail]
+    # It starts where it was let go, travels there in several steps, and never back towards the hand.
+    assert away[0] > 20 and trail[0][1] < box["y"] - 100, trail
+    assert len({round(a) for a in away}) >= 4, trail
+    assert all(b <= a + 2 for a, b in zip(away, away[1:])), trail
+    assert card not in settle(page)["hand"]
