@@ -1,15 +1,16 @@
 """The table that moves (issue 13): kept nodes across renders, FLIP motion with the Web Animations
 API (none with reduced motion or speed "instant"), the one-row fan at five sizes, and a recording
-of one deal at three sizes into test-artifacts/ for a person to watch."""
+of one deal at three sizes into test-artifacts/ (.webm) for a person to watch."""
 
 from __future__ import annotations
 
-import struct
-import time
-import zlib
+import json
+import os
+import subprocess
 from pathlib import Path
 
 import pytest
+from conftest import _is_foreign
 from test_table import button, settle, setup, ui
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -110,77 +111,47 @@ def test_the_fan_fits_in_one_row(page, open_app, size):
         assert where == list(range(where[0], where[0] + len(meld))), (meld, order)
 
 
-# --- a recording of one deal (an animated PNG: no video encoder is needed) ---------------------
+# --- a recording of one deal (Playwright's video, with the ffmpeg build.py provides) -----------
 
 
-def _chunk(kind: bytes, data: bytes) -> bytes:
-    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
-
-
-def _png_parts(png: bytes):
-    at, ihdr, idat = 8, None, []
-    while at < len(png):
-        (length,) = struct.unpack(">I", png[at : at + 4])
-        kind, data = png[at + 4 : at + 8], png[at + 8 : at + 8 + length]
-        if kind == b"IHDR":
-            ihdr = data
-        elif kind == b"IDAT":
-            idat.append(data)
-        at += 12 + length
-    return ihdr, b"".join(idat)
-
-
-def write_apng(path: Path, frames: list[bytes], delays_ms: list[int]) -> None:
-    """Frames (PNG screenshots of one size) into one animated PNG."""
-    ihdr, _ = _png_parts(frames[0])
-    width, height = struct.unpack(">II", ihdr[:8])
-    out = [b"\x89PNG\r\n\x1a\n", _chunk(b"IHDR", ihdr), _chunk(b"acTL", struct.pack(">II", len(frames), 0))]
-    seq = 0
-    for i, (frame, delay) in enumerate(zip(frames, delays_ms)):
-        _, data = _png_parts(frame)
-        fctl = struct.pack(">IIIIIHHBB", seq, width, height, 0, 0, max(1, delay), 1000, 0, 0)
-        out.append(_chunk(b"fcTL", fctl))
-        seq += 1
-        if i == 0:
-            out.append(_chunk(b"IDAT", data))
-        else:
-            out.append(_chunk(b"fdAT", struct.pack(">I", seq) + data))
-            seq += 1
-    out.append(_chunk(b"IEND", b""))
-    path.write_bytes(b"".join(out))
+def _frames_and_seconds(path: Path) -> tuple[int, float]:
+    out = subprocess.run(
+        ["ffprobe", "-v", "error", "-count_frames", "-select_streams", "v:0",
+         "-show_entries", "stream=nb_read_frames:format=duration", "-of", "json", str(path)],
+        capture_output=True, text=True, check=True,
+    ).stdout
+    info = json.loads(out)
+    return int(info["streams"][0]["nb_read_frames"]), float(info["format"]["duration"])
 
 
 @pytest.mark.parametrize("size", [(390, 844), (844, 390), (1280, 800)], ids=["390x844", "844x390", "1280x800"])
-def test_record_one_deal(page, open_app, size):
-    page.set_viewport_size({"width": size[0], "height": size[1]})
+def test_record_one_deal(browser, open_app, size, tmp_path):
+    if not Path(os.environ.get("PLAYWRIGHT_BROWSERS_PATH", "/nonexistent")).is_dir():
+        pytest.fail("no ffmpeg for Playwright's video: run the tests through `python3 build.py test`")
+    viewport = {"width": size[0], "height": size[1]}
+    ctx = browser.new_context(locale="es-ES", viewport=viewport, record_video_dir=str(tmp_path), record_video_size=viewport)
+    ctx.route("**/*", lambda route: route.abort() if _is_foreign(route.request.url) else route.continue_())
+    page = ctx.new_page()
     page.emulate_media(reduced_motion="no-preference")
-    frames, stamps = [], []
     open_app(page, hash="#seed=TEST-0001", settings={**MOVING, "speed": "slow"})
-
-    def film(seconds):
-        end = time.monotonic() + seconds
-        while time.monotonic() < end:
-            frames.append(page.screenshot(scale="css"))
-            stamps.append(time.monotonic())
-
-    film(2.5)  # the deal
+    page.wait_for_timeout(2500)  # the deal
     view = settle(page)
     if view["phase"].startswith("upcard"):
         button(page, "Pasar").click()
-        film(1.5)
+        page.wait_for_timeout(1500)
         view = settle(page)
     button(page, "Mazo").click()
-    film(1.2)  # the draw, melds re-forming
+    page.wait_for_timeout(1200)  # the draw, melds re-forming
     view = settle(page)
     card = next(a["card"] for a in view["legal"] if a["type"] == "discard")
-    page.locator(f'.hand [data-card="{card}"]').dblclick()
-    film(2.5)  # the discard, the computer's draw and discard
-    assert len(frames) >= 10
-    delays = [round((b - a) * 1000) for a, b in zip(stamps, stamps[1:])] + [1000]
+    page.locator(f'.hand [data-card="{card}"]').dblclick(position={"x": 8, "y": 20})
+    page.wait_for_timeout(2500)  # the discard, the computer's draw and discard
+    ctx.close()  # writes the video
     ARTIFACTS.mkdir(exist_ok=True)
-    path = ARTIFACTS / f"deal-{size[0]}x{size[1]}.apng"
-    write_apng(path, frames, delays)
-    assert path.read_bytes()[37:41] == b"acTL"
+    path = ARTIFACTS / f"deal-{size[0]}x{size[1]}.webm"
+    page.video.save_as(path)
+    frames, seconds = _frames_and_seconds(path)
+    assert seconds > 5 and frames > 100, (frames, seconds)
 
 
 @pytest.mark.parametrize("size", [(390, 844), (1280, 800)], ids=["phone", "desktop"])
