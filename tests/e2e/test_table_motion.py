@@ -221,6 +221,8 @@ def test_dragging_within_the_hand_reorders_it_and_the_order_survives(page, open_
     settle(page)
     moved = names[1:] + names[:1]
     assert hand_names(page) == moved
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"manual-moved-{size[0]}x{size[1]}.png"))
     assert settle(page)["hand"] == view["hand"]  # only the display changed
     # A meld split by the move is no longer shown as a group (no kind label for it).
     split = [m for m in view["arrangement"]["melds"] if before[0] in m and len(m) >= 3]
