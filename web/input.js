@@ -97,7 +97,7 @@ export function bindInput(root, intents) {
       event.preventDefault();
       return;
     }
-    const handled = event.altKey ? moveCard(event) : event.key in MOVES ? arrow(event) : shortcut(event);
+    const handled = (event.altKey && moveCard(event)) || (event.key in MOVES ? arrow(event) : shortcut(event));
     if (handled) event.preventDefault();
   });
 }

@@ -273,6 +273,8 @@ function handArea(view, ui) {
         "aria-pressed": String(selected === card),
         "aria-describedby": described || null,
         tabindex: card === rover ? "0" : "-1",
+        // input.js: Alt+Left/Right moves the card along the hand.
+        "aria-keyshortcuts": ui.settings.sort === "manual" ? "Alt+ArrowLeft Alt+ArrowRight" : null,
         title: taken ? t("table.taken") : null,
         "data-meld-label": classes.includes("meld-first")
           ? t(isSet(meldOf(card)) ? "hand.set_label" : "hand.run_label")

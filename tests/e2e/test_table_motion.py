@@ -235,7 +235,9 @@ def test_dragging_within_the_hand_reorders_it_and_the_order_survives(page, open_
     settle(page)
     assert hand_names(page) == moved
     # Alt+Left moves the focused card one place left and keeps the focus on it.
-    page.locator(f'.hand [data-card="{before[0]}"]').focus()
+    mover = page.locator(f'.hand [data-card="{before[0]}"]')
+    assert mover.get_attribute("aria-keyshortcuts") == "Alt+ArrowLeft Alt+ArrowRight"
+    mover.focus()
     page.keyboard.press("Alt+ArrowLeft")
     assert hand_names(page) == moved[:9] + [moved[10], moved[9]]
     assert page.evaluate("document.activeElement.dataset.card") == before[0]
