@@ -1007,6 +1007,42 @@ def find_chromium(py: Path) -> str:
     sys.exit("build: no Chromium available (set CHROMIUM to a Chromium or Chrome binary)")
 
 
+def video_env(py: Path) -> dict[str, str]:
+    """Playwright's video recording needs its ffmpeg, a download this machine
+    may not reach: use the system's ffmpeg (else Debian's, as root), linked
+    where Playwright looks for its own (<browsers path>/ffmpeg-<revision>/
+    ffmpeg-linux, the revision from the installed driver's browsers.json),
+    in a browsers path of ours. {} when there is no ffmpeg: the recording
+    tests then say so."""
+    if not shutil.which("ffmpeg") and hasattr(os, "geteuid") and os.geteuid() == 0 and shutil.which("apt-get"):
+        log("no ffmpeg found; installing Debian's ffmpeg (for the test videos)")
+        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+        try:
+            run(["apt-get", "install", "-y", "--no-install-recommends", "ffmpeg"], env=env)
+        except subprocess.CalledProcessError:
+            try:
+                run(["apt-get", "update"], env=env)
+                run(["apt-get", "install", "-y", "--no-install-recommends", "ffmpeg"], env=env)
+            except subprocess.CalledProcessError as exc:
+                log(f"apt-get failed ({exc}); the test videos will not be recorded")
+    ffmpeg = shutil.which("ffmpeg")
+    if not ffmpeg:
+        return {}
+    code = "import json, pathlib, playwright; p = pathlib.Path(playwright.__file__).parent / 'driver/package/browsers.json'; "
+    code += "print(next(b['revision'] for b in json.loads(p.read_text())['browsers'] if b['name'] == 'ffmpeg'))"
+    try:
+        revision = subprocess.run([str(py), "-c", code], capture_output=True, text=True, check=True).stdout.strip()
+    except subprocess.CalledProcessError:
+        return {}
+    browsers = ROOT / ".cache" / "ms-playwright"
+    link = browsers / f"ffmpeg-{revision}" / "ffmpeg-linux"
+    link.parent.mkdir(parents=True, exist_ok=True)
+    if not link.exists() or link.resolve() != Path(ffmpeg).resolve():
+        link.unlink(missing_ok=True)
+        link.symlink_to(ffmpeg)
+    return {"PLAYWRIGHT_BROWSERS_PATH": str(browsers)}
+
+
 def prepare() -> tuple[Path, str]:
     py = ensure_venv()
     build()
@@ -1017,7 +1053,7 @@ def prepare() -> tuple[Path, str]:
 
 def test(pytest_args: list[str]) -> int:
     py, chromium = prepare()
-    env = {**os.environ, "CHROMIUM": chromium}
+    env = {**os.environ, "CHROMIUM": chromium, **video_env(py)}
     cmd = [str(py), "-m", "pytest", *pytest_args]
     log("$ " + " ".join(cmd))
     code = subprocess.run(cmd, cwd=ROOT, env=env).returncode

@@ -43,6 +43,7 @@ const state = {
     hintTarget: null,
     lastComputer: null, // the computer's last move {type, from, card, gin}
     rover: null, // the hand's Tab stop (roving tabindex)
+    order: null, // {seed, deal, cards}: the player's hand order ("manual" sort)
     levelNote: false,
     profileNote: false,
     focus: null,

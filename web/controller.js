@@ -48,6 +48,7 @@ export function createController({ state, storage, draw, announce, notify, onRea
       seed: state.view.seed,
       actions: state.save.actions.length,
       selected: state.ui.selected,
+      order: state.ui.order,
       knock: draft ? { type: draft.type, card: draft.card, melds: draft.melds } : null,
     };
     const text = JSON.stringify(value);
@@ -57,6 +58,10 @@ export function createController({ state, storage, draw, announce, notify, onRea
   function restoreUi() {
     const kept = storage.readUi();
     const view = state.view;
+    // The hand order belongs to the deal, whoever is to move.
+    const order = kept && kept.order;
+    if (view && order && order.seed === view.seed && order.deal === view.deal_number && Array.isArray(order.cards))
+      state.ui.order = { seed: order.seed, deal: order.deal, cards: order.cards.filter((c) => typeof c === "string") };
     if (!kept || !view || !state.save || state.ui.panel || view.over || view.to_act !== 0) return;
     if (kept.seed !== view.seed || kept.actions !== (state.save.actions || []).length) return;
     if (typeof kept.selected === "string" && view.hand.includes(kept.selected)) {
@@ -140,6 +145,7 @@ export function createController({ state, storage, draw, announce, notify, onRea
       hintTarget: null,
       lastComputer: null,
       rover: null,
+      order: null,
       levelNote: false,
     });
   }
@@ -294,7 +300,7 @@ export function createController({ state, storage, draw, announce, notify, onRea
       return;
     }
     const before = state.view;
-    play(async () => {
+    return play(async () => {
       const result = await engine.call("act", { action });
       state.ui.message = null;
       state.ui.hintTarget = null;

@@ -1,9 +1,27 @@
 // Drag a card of the hand onto the discard pile to discard it (pointer
 // events: touch, pen and mouse). The pile lights up as a drop target; a
 // short press stays a tap (select), so tap-to-select keeps working. The
-// drop becomes the same intent as a discard by taps.
+// drop becomes the same intent as a discard by taps. With the "manual"
+// sort, a drop on the hand puts the card where it was let go (reorder).
+// A dropped card is held where it was let go (a paused Web Animation, which
+// the next renders keep) until the render that moves it, so it travels
+// from the drop point, not from its old place in the hand.
 
 const THRESHOLD_PX = 8;
+const HAND_MARGIN_PX = 40; // how far above or below the hand a drop still reorders
+
+const still = (root) =>
+  root.dataset.speed === "instant" || matchMedia("(prefers-reduced-motion: reduce)").matches;
+
+// Keep the node at its dragged transform through renders (the keyed
+// update strips the style attribute, not animations). motion.js ignores
+// this animation when it measures what is moving.
+function hold(node, transform) {
+  const frame = { transform, zIndex: 6 };
+  const held = node.animate([frame, frame], { duration: 1000, fill: "both", id: "held" });
+  held.pause();
+  return held;
+}
 
 export function bindDrag(root, intents) {
   let drag = null; // {card, node, x, y, moved, pointerId}
@@ -16,26 +34,60 @@ export function bindDrag(root, intents) {
     return x >= r.left && x <= r.right && y >= r.top && y <= r.bottom ? pile : null;
   }
 
+  // The hand's order with `card` moved to where x falls among the others,
+  // or null when the drop is not on the hand or the sort is not "manual".
+  function reordered(card, x, y) {
+    const hand = root.querySelector(".table .hand.sort-manual");
+    if (!hand) return null;
+    const r = hand.getBoundingClientRect();
+    if (y < r.top - HAND_MARGIN_PX || y > r.bottom + HAND_MARGIN_PX) return null;
+    const others = [...hand.querySelectorAll(".hand-card")].filter((n) => n.dataset.card !== card);
+    const at = others.filter((n) => {
+      const b = n.getBoundingClientRect();
+      return b.left + b.width / 2 < x;
+    }).length;
+    const order = others.map((n) => n.dataset.card);
+    order.splice(at, 0, card);
+    return order;
+  }
+
+  function back(node, transform) {
+    if (transform && !still(root) && node.isConnected)
+      node.animate([{ transform }, { transform: "none" }], { duration: 180, easing: "ease-out" });
+  }
+
   function end(event, drop) {
     if (!drag) return;
     const { node, card, moved } = drag;
     const pile = root.querySelector(".table .discard-pile");
     if (pile) pile.classList.remove("drop-target");
+    if (pile) pile.removeAttribute("data-drop");
     node.classList.remove("dragging");
     drag = null;
     if (!moved) return;
     swallowClick = true;
+    const transform = node.style.transform;
+    const held = hold(node, transform || "none");
+    node.style.removeProperty("transform");
     if (drop && pileAt(event.clientX, event.clientY)) {
-      node.style.removeProperty("transform");
-      intents.dragDiscard({ card });
+      // Held until the engine has answered: gone with the node when the
+      // card went to the pile; back to its place when the move was refused.
+      Promise.resolve(intents.dragDiscard({ card })).finally(() => {
+        held.cancel();
+        back(node, transform);
+      });
+      return;
+    }
+    const order = drop ? reordered(card, event.clientX, event.clientY) : null;
+    const before = [...root.querySelectorAll(".table .hand .hand-card")].map((n) => n.dataset.card);
+    if (order && order.join() !== before.join()) {
+      intents.reorder({ order }); // renders now: motion flies the card from the held place
+      held.cancel();
       return;
     }
     // Not on the pile: back to its place.
-    const back = node.style.transform;
-    node.style.removeProperty("transform");
-    const still = root.dataset.speed === "instant" || matchMedia("(prefers-reduced-motion: reduce)").matches;
-    if (back && !still)
-      node.animate([{ transform: back }, { transform: "none" }], { duration: 180, easing: "ease-out" });
+    held.cancel();
+    back(node, transform);
   }
 
   root.addEventListener("pointerdown", (event) => {
@@ -62,7 +114,10 @@ export function bindDrag(root, intents) {
     }
     drag.node.style.transform = `translate(${dx}px, ${dy}px) rotate(${Math.max(-8, Math.min(8, dx / 20))}deg)`;
     const pile = root.querySelector(".table .discard-pile");
-    if (pile) pile.classList.toggle("drop-target", Boolean(pileAt(event.clientX, event.clientY)));
+    if (!pile) return;
+    const over = Boolean(pileAt(event.clientX, event.clientY));
+    pile.classList.toggle("drop-target", over);
+    pile.toggleAttribute("data-drop", over);
   });
   root.addEventListener("pointerup", (event) => end(event, true));
   root.addEventListener("pointercancel", (event) => end(event, false));

@@ -4,7 +4,8 @@
 // Game code never reads the DOM; it receives intents(name, args).
 // Keyboard: the hand is one Tab stop and the arrows move inside it (roving
 // tabindex; also the knock panel's cards); Enter/Space press the focused
-// control (native buttons); Escape cancels; a single letter presses the
+// control (native buttons); Alt+Left/Right moves a card of the hand with
+// the "manual" sort; Escape cancels; a single letter presses the
 // visible button whose aria-keyshortcuts it is (shortcuts.js).
 
 const CARD_GROUPS = [".hand .hand-card", ".panel.knock .knock-card"];
@@ -62,6 +63,20 @@ export function bindInput(root, intents) {
     return true;
   }
 
+  // Alt+Left/Right moves the focused card along the hand ("manual" sort).
+  function moveCard(event) {
+    const current = event.target.closest && event.target.closest(".hand.sort-manual .hand-card");
+    const step = { ArrowLeft: -1, ArrowRight: 1 }[event.key];
+    if (!current || !step || !root.contains(current) || !intents.reorder) return false;
+    const order = [...current.parentNode.querySelectorAll(".hand-card")].map((n) => n.dataset.card);
+    const from = order.indexOf(current.dataset.card);
+    const to = from + step;
+    if (to < 0 || to >= order.length) return true;
+    order.splice(to, 0, ...order.splice(from, 1));
+    intents.reorder({ order, card: current.dataset.card });
+    return true;
+  }
+
   function shortcut(event) {
     if (event.ctrlKey || event.metaKey || event.altKey || event.key.length !== 1) return false;
     const tag = event.target.tagName;
@@ -82,7 +97,7 @@ export function bindInput(root, intents) {
       event.preventDefault();
       return;
     }
-    const handled = event.key in MOVES ? arrow(event) : shortcut(event);
+    const handled = (event.altKey && moveCard(event)) || (event.key in MOVES ? arrow(event) : shortcut(event));
     if (handled) event.preventDefault();
   });
 }

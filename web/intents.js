@@ -36,9 +36,21 @@ export function createIntents({ state, game, draw, announce, setLanguage, clearL
       act({ type: "discard", card: state.ui.selected });
     },
     // A card dropped on the pile: the same discard as two taps.
+    // Returns the engine's promise (or nothing when refused at once), so
+    // drag.js knows when to let go of the card it holds at the drop point.
     dragDiscard({ card }) {
-      if (!state.view || !state.view.hand.includes(card) || state.ui.panel) return;
-      act({ type: "discard", card });
+      if (!state.view || !state.view.hand.includes(card) || state.ui.panel) return undefined;
+      return act({ type: "discard", card });
+    },
+    // The hand in the player's order ("manual" sort; drag.js and Alt+arrows
+    // in input.js): kept for this deal, beside the save.
+    reorder({ order, card }) {
+      const view = state.view;
+      if (!view || state.settings.sort !== "manual" || !Array.isArray(order)) return;
+      if (order.length !== view.hand.length || !view.hand.every((c) => order.includes(c))) return;
+      state.ui.order = { seed: view.seed, deal: view.deal_number, cards: [...order] };
+      if (card) state.ui.focus = `card:${card}`;
+      draw();
     },
     take() {
       act({ type: "take" });
@@ -290,7 +302,7 @@ export function createIntents({ state, game, draw, announce, setLanguage, clearL
       draw();
     },
     sort({ value }) {
-      if (!["melds", "suit", "rank"].includes(value)) return;
+      if (!["melds", "suit", "rank", "manual"].includes(value)) return;
       state.settings.sort = value;
       persistSettings();
       draw();

@@ -147,7 +147,7 @@ export function menuPanel(view, ui) {
         "sort",
         t("menu.sort"),
         settings.sort,
-        ["melds", "suit", "rank"].map((v) => [v, t(`sort.${v}`)]),
+        ["melds", "suit", "rank", "manual"].map((v) => [v, t(`sort.${v}`)]),
       ),
       el(
         "div",

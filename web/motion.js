@@ -20,7 +20,8 @@ function rectOf(node) {
 }
 
 function running(node) {
-  return node.getAnimations().some((a) => a.playState === "running" || a.playState === "pending");
+  // drag.js's "held" (a dropped card kept where it was let go) is no motion.
+  return node.getAnimations().some((a) => a.id !== "held" && (a.playState === "running" || a.playState === "pending"));
 }
 
 function translate(from, to) {
@@ -50,7 +51,9 @@ export function createMotion(root) {
       cards,
       stock: rectOf(root.querySelector(".table .stock .pile-cards")),
       pile: rectOf(root.querySelector(".table .discard-pile .pile-cards")),
-      opp: rectOf(root.querySelector(".table .opp-backs")),
+      // One of the computer's cards (the last), not its whole row: a card
+      // it discards leaves from there at a card's size.
+      opp: rectOf(root.querySelector(".table .opp-backs .card:last-child") || root.querySelector(".table .opp-backs")),
       backs: root.querySelectorAll(".table .opp-backs .card").length,
     };
   }

@@ -195,15 +195,31 @@ function handOrder(view, ui) {
   const meldOf = new Map();
   melds.forEach((meld, i) => meld.forEach((card) => meldOf.set(card, i)));
   const sort = ui.settings.sort;
-  if (sort === "suit" || sort === "rank") {
-    return [...view.hand]
-      .sort(sort === "suit" ? bySuit : byRank)
-      .map((card) => ({ card, group: meldOf.has(card) ? meldOf.get(card) : "dw" }));
-  }
-  const out = [];
-  melds.forEach((meld, i) => meld.forEach((card) => out.push({ card, group: i })));
-  deadwood.sort(byRank).forEach((card) => out.push({ card, group: "dw" }));
-  return out;
+  const tagged = (card) => ({ card, group: meldOf.has(card) ? meldOf.get(card) : "dw" });
+  if (sort === "suit" || sort === "rank") return [...view.hand].sort(sort === "suit" ? bySuit : byRank).map(tagged);
+  const byMelds = [...melds.flat(), ...deadwood.sort(byRank)];
+  if (sort !== "manual") return byMelds.map(tagged);
+  // "manual": the player's order for this deal (intents.reorder), the cards
+  // it does not know yet (a fresh draw) at the right end; until the first
+  // move of the deal, the melds order.
+  const mine = ui.order && ui.order.seed === view.seed && ui.order.deal === view.deal_number ? ui.order.cards : [];
+  const kept = mine.filter((card) => view.hand.includes(card));
+  return [...kept, ...byMelds.filter((card) => !kept.includes(card))].map(tagged);
+}
+
+// Which cards the hand shows as a group (gap, bar and kind label): a meld
+// whose cards sit next to each other. With the "manual" sort the player may
+// split one; its cards then keep their meld's colour bar (they still count
+// as a meld) but lose the gap and the label. Other sorts group only "melds".
+function shownGroups(order, sort) {
+  if (sort === "melds") return order.map(({ group }) => group);
+  if (sort !== "manual") return order.map(() => "dw");
+  const where = new Map();
+  order.forEach(({ group }, i) => {
+    if (group !== "dw") where.set(group, [...(where.get(group) || []), i]);
+  });
+  const together = (list) => list[list.length - 1] - list[0] === list.length - 1;
+  return order.map(({ group }) => (group !== "dw" && together(where.get(group)) ? group : "dw"));
 }
 
 // The hand is one Tab stop (roving tabindex): the card the arrows last
@@ -225,20 +241,21 @@ function handArea(view, ui) {
   // The card just drawn from the stock stays marked until the discard (the
   // view says which it is, so a render or a reload keeps the mark).
   const fresh = view.drawn && view.hand.includes(view.drawn) ? view.drawn : null;
+  const shown = shownGroups(order, ui.settings.sort);
   let previous = null;
   const cards = order.map(({ card, group }, index) => {
     const taken = view.taken === card;
     const classes = [cardClasses(card), "hand-card"];
     if (group !== "dw") classes.push("melded", `meld-${group % 4}`);
     else classes.push("loose");
-    const first = ui.settings.sort === "melds" && group !== previous;
+    const first = shown[index] !== previous;
     if (first && index > 0) classes.push("group-start");
-    if (first && group !== "dw") classes.push("meld-first");
+    if (first && shown[index] !== "dw") classes.push("meld-first");
     if (selected === card) classes.push("selected");
     if (taken) classes.push("unavailable");
     if (fresh === card) classes.push("fresh");
     if (ui.hintTarget === `card:${card}`) classes.push("hinted");
-    previous = group;
+    previous = shown[index];
     const badge = taken ? el("span", { class: "badge taken-badge", "aria-hidden": "true", text: "✕" }) : null;
     const freshBadge =
       fresh === card ? el("span", { class: "badge fresh-badge", "aria-hidden": "true", text: t("table.fresh") }) : null;
@@ -256,6 +273,8 @@ function handArea(view, ui) {
         "aria-pressed": String(selected === card),
         "aria-describedby": described || null,
         tabindex: card === rover ? "0" : "-1",
+        // input.js: Alt+Left/Right moves the card along the hand.
+        "aria-keyshortcuts": ui.settings.sort === "manual" ? "Alt+ArrowLeft Alt+ArrowRight" : null,
         title: taken ? t("table.taken") : null,
         "data-meld-label": classes.includes("meld-first")
           ? t(isSet(meldOf(card)) ? "hand.set_label" : "hand.run_label")

@@ -6,7 +6,7 @@ export const KEYS = Object.freeze({
   brokenMatch: "gin.match.broken", // a save that could not be loaded, kept aside
   settings: "gin.settings.v1", // language, level, speed, sort...
   acknowledged: "gin.acknowledged.v1", // {seed, deal}: the last deal result the player closed
-  ui: "gin.ui.v1", // {seed, actions, selected, knock}: the selection and an open knock panel
+  ui: "gin.ui.v1", // {seed, actions, selected, order, knock}: the selection, the hand order, an open knock panel
   finished: "gin.finished.v1", // [{at, save}]: the last 50 finished matches, oldest first (history.js)
   records: "gin.records.v1", // [record]: one line per finished match ever counted (history.js)
 });

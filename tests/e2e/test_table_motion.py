@@ -1,15 +1,16 @@
 """The table that moves (issue 13): kept nodes across renders, FLIP motion with the Web Animations
 API (none with reduced motion or speed "instant"), the one-row fan at five sizes, and a recording
-of one deal at three sizes into test-artifacts/ for a person to watch."""
+of one deal at three sizes into test-artifacts/ (.webm) for a person to watch."""
 
 from __future__ import annotations
 
-import struct
-import time
-import zlib
+import json
+import os
+import subprocess
 from pathlib import Path
 
 import pytest
+from conftest import _is_foreign
 from test_table import button, settle, setup, ui
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -110,77 +111,47 @@ def test_the_fan_fits_in_one_row(page, open_app, size):
         assert where == list(range(where[0], where[0] + len(meld))), (meld, order)
 
 
-# --- a recording of one deal (an animated PNG: no video encoder is needed) ---------------------
+# --- a recording of one deal (Playwright's video, with the ffmpeg build.py provides) -----------
 
 
-def _chunk(kind: bytes, data: bytes) -> bytes:
-    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
-
-
-def _png_parts(png: bytes):
-    at, ihdr, idat = 8, None, []
-    while at < len(png):
-        (length,) = struct.unpack(">I", png[at : at + 4])
-        kind, data = png[at + 4 : at + 8], png[at + 8 : at + 8 + length]
-        if kind == b"IHDR":
-            ihdr = data
-        elif kind == b"IDAT":
-            idat.append(data)
-        at += 12 + length
-    return ihdr, b"".join(idat)
-
-
-def write_apng(path: Path, frames: list[bytes], delays_ms: list[int]) -> None:
-    """Frames (PNG screenshots of one size) into one animated PNG."""
-    ihdr, _ = _png_parts(frames[0])
-    width, height = struct.unpack(">II", ihdr[:8])
-    out = [b"\x89PNG\r\n\x1a\n", _chunk(b"IHDR", ihdr), _chunk(b"acTL", struct.pack(">II", len(frames), 0))]
-    seq = 0
-    for i, (frame, delay) in enumerate(zip(frames, delays_ms)):
-        _, data = _png_parts(frame)
-        fctl = struct.pack(">IIIIIHHBB", seq, width, height, 0, 0, max(1, delay), 1000, 0, 0)
-        out.append(_chunk(b"fcTL", fctl))
-        seq += 1
-        if i == 0:
-            out.append(_chunk(b"IDAT", data))
-        else:
-            out.append(_chunk(b"fdAT", struct.pack(">I", seq) + data))
-            seq += 1
-    out.append(_chunk(b"IEND", b""))
-    path.write_bytes(b"".join(out))
+def _frames_and_seconds(path: Path) -> tuple[int, float]:
+    out = subprocess.run(
+        ["ffprobe", "-v", "error", "-count_frames", "-select_streams", "v:0",
+         "-show_entries", "stream=nb_read_frames:format=duration", "-of", "json", str(path)],
+        capture_output=True, text=True, check=True,
+    ).stdout
+    info = json.loads(out)
+    return int(info["streams"][0]["nb_read_frames"]), float(info["format"]["duration"])
 
 
 @pytest.mark.parametrize("size", [(390, 844), (844, 390), (1280, 800)], ids=["390x844", "844x390", "1280x800"])
-def test_record_one_deal(page, open_app, size):
-    page.set_viewport_size({"width": size[0], "height": size[1]})
+def test_record_one_deal(browser, open_app, size, tmp_path):
+    if not Path(os.environ.get("PLAYWRIGHT_BROWSERS_PATH", "/nonexistent")).is_dir():
+        pytest.fail("no ffmpeg for Playwright's video: run the tests through `python3 build.py test`")
+    viewport = {"width": size[0], "height": size[1]}
+    ctx = browser.new_context(locale="es-ES", viewport=viewport, record_video_dir=str(tmp_path), record_video_size=viewport)
+    ctx.route("**/*", lambda route: route.abort() if _is_foreign(route.request.url) else route.continue_())
+    page = ctx.new_page()
     page.emulate_media(reduced_motion="no-preference")
-    frames, stamps = [], []
     open_app(page, hash="#seed=TEST-0001", settings={**MOVING, "speed": "slow"})
-
-    def film(seconds):
-        end = time.monotonic() + seconds
-        while time.monotonic() < end:
-            frames.append(page.screenshot(scale="css"))
-            stamps.append(time.monotonic())
-
-    film(2.5)  # the deal
+    page.wait_for_timeout(2500)  # the deal
     view = settle(page)
     if view["phase"].startswith("upcard"):
         button(page, "Pasar").click()
-        film(1.5)
+        page.wait_for_timeout(1500)
         view = settle(page)
     button(page, "Mazo").click()
-    film(1.2)  # the draw, melds re-forming
+    page.wait_for_timeout(1200)  # the draw, melds re-forming
     view = settle(page)
     card = next(a["card"] for a in view["legal"] if a["type"] == "discard")
-    page.locator(f'.hand [data-card="{card}"]').dblclick()
-    film(2.5)  # the discard, the computer's draw and discard
-    assert len(frames) >= 10
-    delays = [round((b - a) * 1000) for a, b in zip(stamps, stamps[1:])] + [1000]
+    page.locator(f'.hand [data-card="{card}"]').dblclick(position={"x": 8, "y": 20})
+    page.wait_for_timeout(2500)  # the discard, the computer's draw and discard
+    ctx.close()  # writes the video
     ARTIFACTS.mkdir(exist_ok=True)
-    path = ARTIFACTS / f"deal-{size[0]}x{size[1]}.apng"
-    write_apng(path, frames, delays)
-    assert path.read_bytes()[37:41] == b"acTL"
+    path = ARTIFACTS / f"deal-{size[0]}x{size[1]}.webm"
+    page.video.save_as(path)
+    frames, seconds = _frames_and_seconds(path)
+    assert seconds > 5 and frames > 100, (frames, seconds)
 
 
 @pytest.mark.parametrize("size", [(390, 844), (1280, 800)], ids=["phone", "desktop"])
@@ -204,3 +175,155 @@ def test_drag_a_card_onto_the_pile_discards_it(page, open_app, size):
     after = settle(page)
     assert card not in after["hand"]
     assert card in after["discard"] or after["history"]
+
+
+# --- the "manual" sort: the player's own order (drag within the hand, Alt+arrows) -------------
+
+MANUAL = {**MOVING, "speed": "instant", "sort": "manual"}
+
+
+def hand_names(page):
+    return page.locator(".hand .hand-card").evaluate_all("els => els.map(e => e.getAttribute('aria-label'))")
+
+
+def hand_cards(page):
+    return page.locator(".hand .hand-card").evaluate_all("els => els.map(e => e.dataset.card)")
+
+
+def drag_card(page, card, to_x, to_y):
+    box = page.locator(f'.hand [data-card="{card}"]').bounding_box()
+    page.mouse.move(box["x"] + 8, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(to_x, to_y, steps=8)
+    page.mouse.up()
+
+
+def test_the_sort_menu_offers_manual_in_both_languages(page, open_app):
+    open_moving(page, open_app, (1280, 800), reduced=True, settings=MANUAL)
+    button(page, "Menú").click()
+    select = page.get_by_label("Orden de la mano")
+    assert select.input_value() == "manual"
+    assert "A mano (arrastra las cartas)" in select.locator("option").all_inner_texts()
+
+
+@pytest.mark.parametrize("size", [(390, 844), (1280, 800)], ids=["phone", "desktop"])
+def test_dragging_within_the_hand_reorders_it_and_the_order_survives(page, open_app, size):
+    view = to_draw(page, open_moving(page, open_app, size, reduced=True, settings=MANUAL))
+    button(page, "Mazo").click()
+    view = settle(page)
+    before, names = hand_cards(page), hand_names(page)
+    assert len(before) == 11 and all(names)
+    # Until the first move the hand is in the melds order: melds shown as groups.
+    assert page.locator(".hand .meld-first").count() == len(view["arrangement"]["melds"])
+    # Drag the first card past the last one: it goes to the right end.
+    last = page.locator(f'.hand [data-card="{before[-1]}"]').bounding_box()
+    drag_card(page, before[0], last["x"] + last["width"] - 4, last["y"] + last["height"] / 2)
+    settle(page)
+    moved = names[1:] + names[:1]
+    assert hand_names(page) == moved
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"manual-moved-{size[0]}x{size[1]}.png"))
+    assert settle(page)["hand"] == view["hand"]  # only the display changed
+    # A meld split by the move is no longer shown as a group (no kind label for it).
+    split = [m for m in view["arrangement"]["melds"] if before[0] in m and len(m) >= 3]
+    assert page.locator(".hand .meld-first").count() == len(view["arrangement"]["melds"]) - len(split)
+    # Tap-to-select still works in this sort.
+    page.locator(f'.hand [data-card="{before[3]}"]').click(position={"x": 8, "y": 20})
+    assert ui(page)["selected"] == before[3]
+    # The order is kept over a reload.
+    open_app(page, reload=True)
+    settle(page)
+    assert hand_names(page) == moved
+    # Alt+Left moves the focused card one place left and keeps the focus on it.
+    mover = page.locator(f'.hand [data-card="{before[0]}"]')
+    assert mover.get_attribute("aria-keyshortcuts") == "Alt+ArrowLeft Alt+ArrowRight"
+    mover.focus()
+    page.keyboard.press("Alt+ArrowLeft")
+    assert hand_names(page) == moved[:9] + [moved[10], moved[9]]
+    assert page.evaluate("document.activeElement.dataset.card") == before[0]
+    # After a discard and the computer's turn, a drawn card goes to the right end.
+    keep = hand_cards(page)
+    card = next(a["card"] for a in settle(page)["legal"] if a["type"] == "discard" and a["card"] != before[0])
+    page.locator(f'.hand [data-card="{card}"]').dblclick(position={"x": 8, "y": 20})
+    view = to_draw(page, settle(page))
+    button(page, "Mazo").click()
+    view = settle(page)
+    drawn = view["drawn"]
+    if drawn:
+        assert hand_cards(page) == [c for c in keep if c != card] + [drawn]
+
+
+def test_a_card_dropped_on_the_pile_flies_from_the_drop_point(page, open_app):
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.emulate_media(reduced_motion="no-preference")
+    open_app(page, hash="#seed=TEST-0001", settings={**MOVING, "speed": "slow"})
+    view = to_draw(page, settle(page))
+    page.wait_for_function("() => document.getAnimations().filter(a => a.playState === 'running').length === 0")
+    button(page, "Mazo").click()
+    view = settle(page)
+    page.wait_for_function("() => document.getAnimations().filter(a => a.playState === 'running').length === 0")
+    card = next(a["card"] for a in view["legal"] if a["type"] == "discard")
+    box = page.locator(f'.hand [data-card="{card}"]').bounding_box()
+    pile = page.locator(".pile.discard-pile")
+    shadow = "(el) => getComputedStyle(el).boxShadow"
+    page.mouse.move(box["x"] + 8, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(box["x"] + 8, box["y"] - 40, steps=4)
+    # The pile lights up as a drop target while the card is over it, not elsewhere.
+    assert pile.evaluate(shadow) == "none" and pile.get_attribute("data-drop") is None
+    p = pile.locator(".pile-cards").bounding_box()
+    px, py = p["x"] + p["width"] / 2, p["y"] + p["height"] / 2
+    page.mouse.move(px, py, steps=6)
+    assert pile.evaluate(shadow) != "none" and pile.get_attribute("data-drop") == ""
+    page.mouse.move(px, p["y"] + p["height"] + 120, steps=3)
+    assert pile.evaluate(shadow) == "none"
+    page.mouse.move(p["x"] + 6, p["y"] + 6, steps=3)  # near a corner: the card lies off the pile
+    # Sample where the card is drawn from the drop until it lies on the pile.
+    page.evaluate(
+        """(card) => { window.__trail = []; const tick = () => {
+             const n = document.querySelector(`.table [data-card='${card}'], .table [data-face='${card}']`);
+             const r = n && n.getBoundingClientRect();
+             window.__trail.push(r ? [r.left, r.top] : null);
+             if (window.__trail.length < 60) requestAnimationFrame(tick); }; tick(); }""",
+        card,
+    )
+    page.mouse.up()
+    page.wait_for_function("() => window.__trail.length >= 60")
+    trail = [xy for xy in page.evaluate("window.__trail") if xy is not None]
+    end = trail[-1]
+    away = [((x - end[0]) ** 2 + (y - end[1]) ** 2) ** 0.5 for x, y in trail]
+    # It starts where it was let go, travels there in several steps, and never back towards the hand.
+    assert away[0] > 20 and trail[0][1] < box["y"] - 100, trail
+    assert len({round(a) for a in away}) >= 4, trail
+    assert all(b <= a + 2 for a, b in zip(away, away[1:])), trail
+    assert card not in settle(page)["hand"]
+
+
+def test_a_touch_drag_reorders_the_hand(browser, open_app):
+    ctx = browser.new_context(locale="es-ES", viewport={"width": 390, "height": 844}, has_touch=True)
+    ctx.route("**/*", lambda route: route.abort() if _is_foreign(route.request.url) else route.continue_())
+    page = ctx.new_page()
+    try:
+        page.emulate_media(reduced_motion="reduce")
+        open_app(page, hash="#seed=TEST-0001", settings=MANUAL)
+        to_draw(page, settle(page))
+        before = hand_names(page)
+        cards = hand_cards(page)
+        first = page.locator(f'.hand [data-card="{cards[0]}"]').bounding_box()
+        last = page.locator(f'.hand [data-card="{cards[-1]}"]').bounding_box()
+        cdp = ctx.new_cdp_session(page)
+        y = first["y"] + first["height"] / 2
+
+        def touch(kind, x):
+            points = [] if kind == "touchEnd" else [{"x": x, "y": y}]
+            cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+        touch("touchStart", first["x"] + 8)
+        for i in range(1, 9):
+            touch("touchMove", first["x"] + 8 + (last["x"] + last["width"] - 4 - first["x"] - 8) * i / 8)
+        touch("touchEnd", 0)
+        settle(page)
+        assert hand_names(page) == before[1:] + before[:1]
+        assert ui(page)["selected"] is None  # a drag is not a tap
+    finally:
+        ctx.close()
