@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import _wait_ready
 from test_runtime import MATCH_KEY, play_moves
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -270,3 +271,21 @@ def test_a_new_build_replaces_the_cached_snapshot(page, open_app, make_server, w
     urls = [u for urls in cached_urls(page).values() for u in urls]
     assert not any(u.endswith("/snapshot/" + old) for u in urls), urls
     wait_idle(page)
+
+
+def test_a_worker_script_that_never_arrives_fails_visibly(page, open_app, make_server):
+    """Second line of defence: a request nobody answers must not leave the
+    page waiting forever. Here worker.js is held: after the page's start
+    timeout the boot error screen shows, and its retry boots."""
+    srv = make_server()
+    page.expect_errors = True  # the failed boot is logged
+    held = []
+    page.route("**/worker.js", lambda route: held.append(route))  # never answered
+    page.goto(srv.url)
+    page.locator("#app[data-boot=failed]").wait_for(timeout=45_000)
+    assert "no llegó a arrancar" in page.locator("#app").inner_text()
+    page.unroute("**/worker.js")
+    page.locator("[data-intent=retry]").click()
+    ready = _wait_ready(page)
+    assert ready["timings"]["boot"] in ("micropip", "cache")
+    assert page.locator("#app[data-boot=ready]").count() == 1
