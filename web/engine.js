@@ -23,6 +23,9 @@ export class BootError extends Error {
 // Boot stages in order, as the worker reports them.
 export const BOOT_STAGES = ["start", "runtime", "installer", "engine", "ready"];
 
+// How long the worker may stay silent after it was started (see below).
+const START_TIMEOUT_MS = 30_000;
+
 export function createEngine({ workerUrl = null, onProgress = () => {} } = {}) {
   const calls = new Map();
   let nextId = 1;
@@ -35,7 +38,9 @@ export function createEngine({ workerUrl = null, onProgress = () => {} } = {}) {
     rejectReady = reject;
   });
 
+  let failed = false;
   function failBoot(error) {
+    failed = true;
     if (!settled) {
       settled = true;
       rejectReady(error);
@@ -62,8 +67,19 @@ export function createEngine({ workerUrl = null, onProgress = () => {} } = {}) {
     return { ready, call: () => Promise.reject(new EngineError("not_ready")), terminate() {} };
   }
 
+  // The worker says "runtime" as soon as its script runs. Silence past this
+  // means worker.js itself never arrived (a request nobody answers): fail
+  // with the retry screen rather than wait forever.
+  let heard = early.some((event) => event.type !== "error");
+  const silence = setTimeout(() => {
+    if (!heard) failBoot(new BootError("start", "stalled", "worker.js did not start"));
+  }, START_TIMEOUT_MS - Math.max(0, performance.now() - startedAt));
+
   function onMessage(event) {
+    heard = true;
+    clearTimeout(silence);
     const message = event.data;
+    if (failed && (message.type === "progress" || message.type === "ready")) return; // too late: the page said why
     if (message.type === "progress") {
       onProgress(message.stage);
     } else if (message.type === "ready") {
@@ -91,6 +107,7 @@ export function createEngine({ workerUrl = null, onProgress = () => {} } = {}) {
   // A worker script that cannot load (missing file, syntax error, no module
   // workers) only ever says so through this event.
   function onError(event) {
+    clearTimeout(silence);
     if (event.preventDefault) event.preventDefault();
     failBoot(new BootError("start", "missing_file", event.message || "worker.js did not load"));
   }
@@ -109,6 +126,7 @@ export function createEngine({ workerUrl = null, onProgress = () => {} } = {}) {
   }
 
   function terminate() {
+    clearTimeout(silence);
     if (worker) worker.terminate();
     worker = null;
     failBoot(new BootError("start", "terminated", ""));

@@ -2,7 +2,8 @@
 // build.py replaces the token below with {version, files: {path: integrity},
 // snapshot: {path, integrity, raw_integrity}}, so every new build is a new
 // script: the browser installs it, it fills a new cache (reusing unchanged
-// files from the old one) and deletes the old cache.
+// files from the old one), and once no page uses the old build it activates
+// and deletes the old cache.
 //
 // The memory snapshot (see worker.js) is not part of the install: it is
 // fetched in the background once this build is active, so neither a first
@@ -115,8 +116,14 @@ function fetchSnapshot() {
   return fetchingSnapshot;
 }
 
+// No skipWaiting(): a new build waits until no page uses the old one (every
+// tab of the game closed or gone elsewhere), then activates. Activating it
+// over a page that is still loading lets Chromium stop the old worker while
+// it holds a fetch event it has begun (a reload's navigation, a script): that
+// request is never answered and the page never starts. Waiting also keeps a
+// page on one build: it is never handed to the new worker half-loaded.
 self.addEventListener("install", (event) => {
-  event.waitUntil(precache().then(() => self.skipWaiting()));
+  event.waitUntil(precache());
 });
 
 self.addEventListener("activate", (event) => {
@@ -125,6 +132,8 @@ self.addEventListener("activate", (event) => {
       for (const name of await caches.keys()) {
         if (name.startsWith(PREFIX) && name !== CACHE) await caches.delete(name);
       }
+      // Only pages no worker controlled yet (a first visit) are claimed:
+      // every page of the old build is gone by now.
       await self.clients.claim();
     })(),
   );

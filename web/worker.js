@@ -401,11 +401,13 @@ async function boot() {
   try {
     // Found in the cache (quick to know); its bytes are read, checked and
     // decompressed while Pyodide fetches the wasm and the stdlib.
-    const bytes = (await stored).read();
-    bytes.catch(() => {}); // reported through loadPyodide
+    const bytes = (await stored).read().then((b) => (mark("snapshot_read"), b));
+    // Reported through loadPyodide, which may await it only later: without a
+    // handler now, a quick failure (a corrupt copy) is an unhandled rejection.
+    bytes.catch(() => {});
     let pyodide;
     try {
-      pyodide = await startPyodide(loadPyodide, { ...options, _loadSnapshot: bytes.then((b) => (mark("snapshot_read"), b)) }, mark);
+      pyodide = await startPyodide(loadPyodide, { ...options, _loadSnapshot: bytes }, mark);
     } catch (err) {
       if (err instanceof SnapshotUnusable) throw err;
       if (err instanceof BootError && err.code === "missing_file") throw err; // the normal boot would fail too

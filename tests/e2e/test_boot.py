@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import _wait_ready
 from test_runtime import MATCH_KEY, play_moves
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -236,24 +237,55 @@ def test_a_new_build_replaces_the_cached_snapshot(page, open_app, make_server, w
     assert new != old
     assert not (site / "snapshot" / old).exists()
 
-    # The first reloads may still run the old build (its service worker
-    # answers until the new one has installed); a boot of the new build uses
-    # the new snapshot or none, never the old one.
+    # While the page stays open, its reloads run the old build (the old
+    # service worker answers until no page uses it), however they fall
+    # against the new one's install: each comes up, all of one build. A quick
+    # run of reloads while the new worker installs is where an activation
+    # used to stop the old worker in the middle of a reload's request.
     old_wheel = ready_old["timings"]["wheel"]
     new_wheel = json.loads((site / "manifest.json").read_text())["build"]["gin_integrity"]
     assert new_wheel != old_wheel
     expected = {old_wheel: {old, None}, new_wheel: {new, None}}
     boots = []
-    deadline = time.monotonic() + 90
-    while time.monotonic() < deadline:
-        timings = open_app(page, reload=True)["timings"]
+
+    def boot(**where) -> None:
+        timings = open_app(page, **where)["timings"]
         boots.append((timings["wheel"], timings.get("snapshot")))
         assert boots[-1][1] in expected[boots[-1][0]], boots
+
+    page.evaluate("async () => (await navigator.serviceWorker.getRegistration()).update()")
+    for _ in range(6):
+        boot(reload=True)
+        assert boots[-1] == (old_wheel, old), boots
+    # A returning player: the page left, then opened again. Once the new
+    # build has installed, it takes over and its snapshot follows.
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline:
+        page.goto("about:blank")
+        boot(url=srv.url)
         if boots[-1] == (new_wheel, new):
             break
-        page.evaluate("async () => (await navigator.serviceWorker.getRegistration()).update()")
+        boot(reload=True)
         time.sleep(0.5)
     assert boots[-1] == (new_wheel, new), boots
     urls = [u for urls in cached_urls(page).values() for u in urls]
     assert not any(u.endswith("/snapshot/" + old) for u in urls), urls
     wait_idle(page)
+
+
+def test_a_worker_script_that_never_arrives_fails_visibly(page, open_app, make_server):
+    """Second line of defence: a request nobody answers must not leave the
+    page waiting forever. Here worker.js is held: after the page's start
+    timeout the boot error screen shows, and its retry boots."""
+    srv = make_server()
+    page.expect_errors = True  # the failed boot is logged
+    held = []
+    page.route("**/worker.js", lambda route: held.append(route))  # never answered
+    page.goto(srv.url)
+    page.locator("#app[data-boot=failed]").wait_for(timeout=45_000)
+    assert "no llegó a arrancar" in page.locator("#app").inner_text()
+    page.unroute("**/worker.js")
+    page.locator("[data-intent=retry]").click()
+    ready = _wait_ready(page)
+    assert ready["timings"]["boot"] in ("micropip", "cache")
+    assert page.locator("#app[data-boot=ready]").count() == 1

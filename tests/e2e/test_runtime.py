@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import time
 
 MATCH_KEY = "gin.match.v1"
 BROKEN_KEY = "gin.match.broken"
@@ -171,20 +172,37 @@ def test_new_build_replaces_the_cache(page, open_app, make_server, wait_idle, di
     (site / "sw.js").write_text(sw.replace(f'"version": "{version}"', '"version": "next"'))
     open_app(page, reload=True)
     wait_idle(page)
+    # The new worker installs, then waits while a page uses the old build.
     assert page.evaluate(
         """async () => {
              const registration = await navigator.serviceWorker.getRegistration();
              await registration.update();
-             for (let i = 0; i < 600; i++) {
-               const keys = await caches.keys();
-               if (keys.length === 1 && keys[0] === "gin-next" && registration.active
-                   && registration.active.state === "activated" && !registration.installing
-                   && !registration.waiting) return keys;
-               await new Promise(r => setTimeout(r, 50));
-             }
-             return caches.keys();
+             for (let i = 0; i < 600 && !registration.waiting; i++) await new Promise(r => setTimeout(r, 50));
+             return Boolean(registration.waiting) && (await caches.keys()).length === 2;
            }"""
-    ) == ["gin-next"]
+    )
+    # Once the page has gone, it activates and deletes the old cache.
+    keys = None
+    for _ in range(20):
+        page.goto("about:blank")
+        time.sleep(0.3)
+        open_app(page, url=srv.url)
+        keys = page.evaluate(
+            """async () => {
+                 const registration = await navigator.serviceWorker.getRegistration();
+                 for (let i = 0; i < 100; i++) {
+                   const keys = await caches.keys();
+                   if (keys.length === 1 && keys[0] === "gin-next" && registration.active
+                       && registration.active.state === "activated" && !registration.installing
+                       && !registration.waiting) return keys;
+                   await new Promise(r => setTimeout(r, 50));
+                 }
+                 return caches.keys();
+               }"""
+        )
+        if keys == ["gin-next"]:
+            break
+    assert keys == ["gin-next"]
 
 
 def test_no_request_leaves_the_machine(context, page, open_app, wait_idle):
