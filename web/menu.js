@@ -220,53 +220,39 @@ export function helpPanel(view, ui) {
   );
 }
 
-export function confirmNewPanel(view, ui) {
-  const { t } = ui;
+// A restart asks once: "Nueva partida", and "Repetir" in the middle of a
+// match (the same seed from its first deal).
+function confirmPanel(t, { title, text, intent, cancelKey }) {
   return overlay(
     "confirm",
-    t("btn.new"),
-    el("p", { text: t("confirm.new") }),
+    title,
+    el("p", { text }),
     el(
       "div",
       { class: "panel-buttons" },
       el("button", {
         type: "button",
         class: "btn primary",
-        dataset: { intent: "confirmNew", key: "confirmNew" },
+        dataset: { intent, key: intent },
         text: t("btn.start_new"),
       }),
       el("button", {
         type: "button",
         class: "btn ghost",
-        dataset: { intent: "cancel", key: "cancelNew" },
+        dataset: { intent: "cancel", key: cancelKey },
         text: t("btn.cancel"),
       }),
     ),
   );
 }
 
-// "Repetir" in the middle of a match: the same seed from its first deal.
+export function confirmNewPanel(view, ui) {
+  const { t } = ui;
+  return confirmPanel(t, { title: t("btn.new"), text: t("confirm.new"), intent: "confirmNew", cancelKey: "cancelNew" });
+}
+
 export function confirmReplayPanel(view, ui) {
   const { t } = ui;
-  return overlay(
-    "confirm",
-    t("btn.replay"),
-    el("p", { text: t("confirm.replay", { seed: view.seed }) }),
-    el(
-      "div",
-      { class: "panel-buttons" },
-      el("button", {
-        type: "button",
-        class: "btn primary",
-        dataset: { intent: "confirmReplay", key: "confirmReplay" },
-        text: t("btn.start_new"),
-      }),
-      el("button", {
-        type: "button",
-        class: "btn ghost",
-        dataset: { intent: "cancel", key: "cancelReplay" },
-        text: t("btn.cancel"),
-      }),
-    ),
-  );
+  const text = t("confirm.replay", { seed: view.seed });
+  return confirmPanel(t, { title: t("btn.replay"), text, intent: "confirmReplay", cancelKey: "cancelReplay" });
 }

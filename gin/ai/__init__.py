@@ -133,9 +133,8 @@ def estimates(view: dict[str, Any]) -> dict[str, float] | None:
     knocks and big gin (which it decides by rule, not by score).  Used by the
     review (``gin.replay``) to say how much worse another choice was.
     """
-    from ..melds import solve
-    from .knowledge import POINTS, Knowledge, bits
-    from .policy import _NAMES, HARD, Evaluator, _potential, _stock_value
+    from .knowledge import Knowledge, bits
+    from .policy import _NAMES, HARD, Evaluator, _stock_value, discard_scores
 
     legal = view.get("legal") or []
     kinds = {a["type"] for a in legal}
@@ -149,17 +148,4 @@ def estimates(view: dict[str, Any]) -> dict[str, float] | None:
         return {"take": take, "pass": stock} if "take" in kinds else {"draw:discard": take, "draw:stock": stock}
     if "discard" not in kinds:
         return None
-    scored = []
-    for d in bits(hand):
-        if d == k.taken:
-            continue
-        rest = hand & ~(1 << d)
-        v = ev.value(rest)
-        if HARD.outs:
-            v += HARD.outs * (_potential(k, rest) - solve(rest)[0])
-        scored.append((v + HARD.danger * k.danger(d), -POINTS[d], d, v))
-    scored.sort()
-    out = {f"discard:{_NAMES[d]}": key for key, _, d, _ in scored}
-    for key, _, d, v in scored[: HARD.deep] if HARD.deep > 1 else ():
-        out[f"discard:{_NAMES[d]}"] = _stock_value(k, ev, hand & ~(1 << d)) + (key - v)
-    return out
+    return {f"discard:{_NAMES[d]}": key for key, _, d, _ in discard_scores(k, ev, hand)}

@@ -392,9 +392,12 @@ def decide_normal(view: dict[str, Any]) -> Decision:
     return {"type": "discard", "card": _NAMES[best]}, "min_deadwood"
 
 
-def _hard_discard(k: Knowledge, ev: Evaluator, hand: int) -> tuple[int, float, int]:
-    """The discard minimising expected deadwood plus what it may give the opponent,
-    its score, and the discard that ignores the opponent (for the hint)."""
+def discard_scores(k: Knowledge, ev: Evaluator, hand: int) -> list[tuple[float, int, int, float]]:
+    """hard's score of every legal discard, best first, as ``(score, -points,
+    card, plain)``: expected deadwood plus what the card may give the opponent
+    (``plain`` leaves the opponent out); the few best are looked at one draw
+    further.  The one place hard scores discards (``choose``, the hint and
+    ``gin.ai.estimates`` all read it)."""
     scored = []
     for d in bits(hand):
         if d == k.taken:
@@ -415,6 +418,13 @@ def _hard_discard(k: Knowledge, ev: Evaluator, hand: int) -> tuple[int, float, i
             deep.append((v2 + (key - v), neg, d, v))
         deep.sort()
         scored = deep + scored[HARD.deep :]
+    return scored
+
+
+def _hard_discard(k: Knowledge, ev: Evaluator, hand: int) -> tuple[int, float, int]:
+    """The discard minimising expected deadwood plus what it may give the opponent,
+    its score, and the discard that ignores the opponent (for the hint)."""
+    scored = discard_scores(k, ev, hand)
     key, _, d, v = scored[0]
     plain = min(scored, key=lambda s: (s[3], s[1], s[2]))
     return d, key, plain[2]
