@@ -173,7 +173,9 @@ function stageFetches() {
         result.then(async (response) => {
           if (!response.ok || response.type !== "basic") return;
           const copy = response.clone(); // now, before Pyodide reads the body
-          await (await caches.open(STAGING)).put(url.href, copy);
+          // Never bring back a staging cache the service worker has already
+          // used and deleted (a slow boot can outlast its wait for the mark).
+          if (await caches.has(STAGING)) await (await caches.open(STAGING)).put(url.href, copy);
         }).catch(() => {}), // the service worker downloads it instead
       );
     }
@@ -186,7 +188,9 @@ function stageFetches() {
     // After the boot's fetches: mark the staging cache complete.
     finish() {
       Promise.all(staged)
-        .then(async () => (await caches.open(STAGING)).put(abs(STAGED_MARK), new Response("1")))
+        .then(async () => {
+          if (await caches.has(STAGING)) await (await caches.open(STAGING)).put(abs(STAGED_MARK), new Response("1"));
+        })
         .catch(() => {});
     },
   };
