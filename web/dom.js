@@ -40,3 +40,23 @@ export function faceCard(card, t, extra = "") {
     cardFace(card),
   );
 }
+
+// A modal panel over the table, titled, keyed so a render keeps it.
+export function dialog(id, title, ...children) {
+  return el(
+    "div",
+    { class: "overlay", dataset: { key: `panel:${id}` } },
+    el(
+      "section",
+      {
+        class: `panel ${id}`,
+        role: "dialog",
+        "aria-modal": "true",
+        "aria-labelledby": `${id}-title`,
+        dataset: { panel: id },
+      },
+      el("h2", { id: `${id}-title`, text: title }),
+      children,
+    ),
+  );
+}

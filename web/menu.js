@@ -1,7 +1,7 @@
 // The menu (always in the DOM, hidden while closed, so the seed can be read),
 // the "how to play" page and the new-match confirmation.
 
-import { el } from "./dom.js";
+import { dialog, el } from "./dom.js";
 import { SHORTCUTS } from "./shortcuts.js";
 import { fullscreenButton } from "./fullscreen.js";
 
@@ -26,24 +26,6 @@ function select(intent, label, value, options, extra = {}) {
   );
 }
 
-function overlay(id, title, ...children) {
-  return el(
-    "div",
-    { class: "overlay", dataset: { key: `panel:${id}` } },
-    el(
-      "section",
-      {
-        class: `panel ${id}`,
-        role: "dialog",
-        "aria-modal": "true",
-        "aria-labelledby": `${id}-title`,
-        dataset: { panel: id },
-      },
-      el("h2", { id: `${id}-title`, text: title }),
-      children,
-    ),
-  );
-}
 
 export function menuPanel(view, ui) {
   const { t, settings } = ui;
@@ -179,7 +161,7 @@ export function helpPanel(view, ui) {
     el("li", { text: t(k) }),
   );
   const letters = Object.values(SHORTCUTS).map((key) => el("li", { text: t(`help.key_${key}`) }));
-  return overlay(
+  return dialog(
     "help",
     t("help.title"),
     section("help.goal", p(t("help.goal", { target: r.target }))),
@@ -223,7 +205,7 @@ export function helpPanel(view, ui) {
 // A restart asks once: "Nueva partida", and "Repetir" in the middle of a
 // match (the same seed from its first deal).
 function confirmPanel(t, { title, text, intent, cancelKey }) {
-  return overlay(
+  return dialog(
     "confirm",
     title,
     el("p", { text }),

@@ -1,29 +1,11 @@
 // The dialogs over the table: the knock confirmation, the deal result and the
 // match result. Built from the view and the UI state only.
 
-import { el, faceCard } from "./dom.js";
+import { dialog, el, faceCard } from "./dom.js";
 import { cardFace, cardClasses, cardName, cardPoints, orderMeld, byRank } from "./cards.js";
 import { SHORTCUTS } from "./shortcuts.js";
 import { knockDiscard, knockLoss, layoffsLabel, loosePoints, points as pointsText } from "./words.js";
 
-function dialog(id, title, ...children) {
-  return el(
-    "div",
-    { class: "overlay", dataset: { key: `panel:${id}` } },
-    el(
-      "section",
-      {
-        class: `panel ${id}`,
-        role: "dialog",
-        "aria-modal": "true",
-        "aria-labelledby": `${id}-title`,
-        dataset: { panel: id },
-      },
-      el("h2", { id: `${id}-title`, text: title }),
-      children,
-    ),
-  );
-}
 
 function cardRow(cards, t, cls = "") {
   return el(
