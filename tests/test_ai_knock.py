@@ -55,14 +55,14 @@ def _position(rules: Rules, stock: str, hand: str = "2C 3C 4C 7D 7H 7S 9H TH JH 
     return deal_view(deal, 0)
 
 
-def _call(view, dw: int, card: str, margin: float = 0.0):
+def _call(view, dw: int, card: str, margin: float = 0.0, score_aware: bool = True):
     k = Knowledge(view)
     from gin.ai.knowledge import INDEX
 
     hand10 = k.hand & ~(1 << INDEX[card])
     unseen = [i for i in range(52) if (k.unseen >> i) & 1]
     weight = {i: 1 / len(unseen) for i in unseen}
-    return knock_call(k, view, dw, hand10, 0.0, weight, margin=margin)
+    return knock_call(k, view, dw, hand10, 0.0, weight, margin=margin, score_aware=score_aware)
 
 
 def test_the_call_reads_the_undercut_bonus():
@@ -87,6 +87,17 @@ def test_the_call_reads_the_match_score():
     far = dict(view, scores=[0, 40])
     a, b = _call(near, 1, "KC"), _call(far, 1, "KC")
     assert a.knock_value - a.hold_value > b.knock_value - b.hold_value
+
+
+def test_the_points_ablation_ignores_the_match_score():
+    # the arena's ablation (bench/final_runs.py) values outcomes in points:
+    # then the score does not move the verdict, and the prices are points
+    stock = "KC " + " ".join(["5D", "6H", "8D", "2H", "3D", "4D", "5H", "6C", "7C", "8S", "9D", "TD"])
+    view = _position(Rules.profile("traditional"), stock)
+    near = _call(dict(view, scores=[95, 40]), 1, "KC", score_aware=False)
+    far = _call(dict(view, scores=[0, 40]), 1, "KC", score_aware=False)
+    assert near.knock_value - near.hold_value == pytest.approx(far.knock_value - far.hold_value)
+    assert near.knock_value > 1.0  # points won, not a probability
 
 
 def test_hard_knocks_gin_and_explains_a_hold():

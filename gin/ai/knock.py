@@ -37,6 +37,10 @@ from .winprob import table_for
 __all__ = ["KnockCall", "knock_call"]
 
 
+def _points(mine: int, theirs: int) -> float:
+    return float(mine - theirs)
+
+
 def _bucket(stock: int) -> int:
     return max(0, min(len(OPP_KNOCK) - 1, stock // 3))
 
@@ -69,10 +73,12 @@ def gin_outs(k: Knowledge, hand10: int, weight: dict[int, float]) -> float:
 
 def knock_call(
     k: Knowledge, view: dict[str, Any], dw: int, hand10: int, layoff: float, weight: dict[int, float],
-    *, margin: float, hazard: float = 1.0,
+    *, margin: float, hazard: float = 1.0, score_aware: bool = True,
 ) -> KnockCall:
     rules = view.get("rules") or {}
-    w = table_for(rules)
+    # score_aware=False values outcomes in points, not match chances (an
+    # ablation for the arena; bench/README.md)
+    w = table_for(rules) if score_aware else _points
     scores = view.get("scores") or [0, 0]
     a, b = scores[k.seat], scores[1 - k.seat]
     gin_bonus = int(rules.get("gin_bonus", 20))

@@ -341,7 +341,7 @@ class Params:
 
 NORMAL = Params(danger=4.0, slip=25)
 HARD = Params(danger=3.0, knock_bonus=4.0, gin_bonus=2.0, take_margin=0.0, layoff_slack=2, horizon=1.0, deep=1, late_stock=12, late_knock=6, outs=0.0,
-    gin_wait=4, gin_wait_stock=6, model=1, hazard=1.0,
+    gin_wait=4, gin_wait_stock=6, model=1, hazard=1.0, score_aware=1,
     margin={"traditional": -3.0, "standard": -6.0, "custom": -3.0})
 
 
@@ -520,7 +520,8 @@ def decide_hard(view: dict[str, Any]) -> Decision:
         if HARD.model:
             margin = HARD.margin.get(view.get("rules", {}).get("profile", "traditional"), HARD.margin["traditional"])
             layoff = _layoff_risk(k, packing, k.opp_prob())
-            call = knock_call(k, view, dw, hand & ~(1 << i), layoff, ev.weight, margin=margin, hazard=HARD.hazard)
+            call = knock_call(k, view, dw, hand & ~(1 << i), layoff, ev.weight, margin=margin, hazard=HARD.hazard,
+                             score_aware=bool(HARD.score_aware))
             facts = {"deadwood": dw, "undercut": round(100 * call.undercut), "opp_deadwood": round(call.opp_deadwood)}
             if call.knock:
                 return _knock_action(i, packing), {"code": "knock_now", "card": _NAMES[i], **facts}
