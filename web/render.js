@@ -251,6 +251,11 @@ function handArea(view, ui) {
     const first = shown[index] !== previous;
     if (first && index > 0) classes.push("group-start");
     if (first && shown[index] !== "dw") classes.push("meld-first");
+    // The next card starts another group and covers this one's right edge:
+    // the meld's bar stops where that card begins.
+    if (shown[index] !== "dw" && index + 1 < order.length && shown[index + 1] !== shown[index]) {
+      classes.push("meld-last");
+    }
     if (selected === card) classes.push("selected");
     if (taken) classes.push("unavailable");
     if (fresh === card) classes.push("fresh");

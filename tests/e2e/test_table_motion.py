@@ -109,6 +109,18 @@ def test_the_fan_fits_in_one_row(page, open_app, size):
     for meld in view["arrangement"]["melds"]:
         where = sorted(order.index(c) for c in meld)
         assert where == list(range(where[0], where[0] + len(meld))), (meld, order)
+    # Each meld's coloured bar ends where the next group's first card begins
+    # (never running on under a card of another group).
+    bars = page.locator(".hand .hand-card").evaluate_all(
+        """els => els.map(e => { const r = e.getBoundingClientRect(), s = getComputedStyle(e, '::after');
+              return s.content === 'none' ? null : r.right - parseFloat(s.right); })"""
+    )
+    melded = [i for i, b in enumerate(bars) if b is not None]
+    assert len(melded) == sum(len(m) for m in view["arrangement"]["melds"])
+    for i in melded:
+        if i + 1 < len(cards) and (i + 1 not in melded or order[i + 1] not in next(
+                m for m in view["arrangement"]["melds"] if order[i] in m)):
+            assert bars[i] <= cards[i + 1]["left"] + 0.5, (size, order[i], bars[i], cards[i + 1]["left"])
 
 
 # --- a recording of one deal (Playwright's video, with the ffmpeg build.py provides) -----------
