@@ -97,6 +97,7 @@ export function openStats(ctx) {
       t("stats.title"),
       [
         el("p", { class: "note local-note", text: t("stats.local") }),
+        el("p", { class: "note counting-note", text: t("stats.counting") }),
         el(
           "div",
           { class: "stats-filters" },
@@ -109,7 +110,7 @@ export function openStats(ctx) {
             draw("stats-profile");
           }),
         ),
-        s.matches ? rows(t, lang, s) : el("p", { class: "none stats-empty", text: t("stats.empty") }),
+        s.matches || s.deals ? rows(t, lang, s) : el("p", { class: "none stats-empty", text: t("stats.empty") }),
         statusLine,
         confirm,
         el(
@@ -184,7 +185,7 @@ export function openGames(ctx) {
     const items = list.map((m, i) => {
       const r = recs.get(ctx.matchId(m.save));
       const outcome = r ? t(r.won ? "games.won" : r.lost ? "games.lost" : "games.drawn", { a: r.totals[0], b: r.totals[1] }) : "";
-      const details = r ? t("games.details", { level: t(`level.${r.level}`), profile: t(`profile.${r.profile}`), deals: r.deals }) : "";
+      const details = r ? t("games.details", { level: t(`level.${r.level}`), profile: t(`profile.${r.profile}`), deals: r.deal }) : "";
       const node = el(
         "button",
         { type: "button", class: "btn game-item", dataset: { key: `game:${i}`, seed: m.save.seed } },
