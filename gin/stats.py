@@ -20,6 +20,7 @@ deal.  The profile is fixed for the whole match.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from typing import Any
 
@@ -119,6 +120,19 @@ def records(m: Match) -> list[dict[str, Any]]:
     return lines
 
 
+def _prefix_digests(m: Match, ends: list[int]) -> list[str]:
+    """A digest of (seed, rules, the first ``end`` actions) for each of ``ends``
+    (ascending): what a line is known by, in one pass over the actions."""
+    h = hashlib.sha256(json.dumps([m.seed, m.rules.to_dict()], sort_keys=True).encode())
+    out, done = [], 0
+    for end in ends:
+        for action in m.actions[done:end]:
+            h.update(b"\0" + json.dumps(action, sort_keys=True).encode())
+        done = end
+        out.append(h.copy().hexdigest())
+    return out
+
+
 class _Group:
     __slots__ = ("level", "profile", "n", "knock_deadwood", "knock_count", "best", "streak", "best_streak")
 
@@ -200,9 +214,9 @@ def stats(saves: Any) -> dict[str, Any]:
     for i, (m, lines) in enumerate(loaded):
         if not m.over:
             unfinished += 1
-        for line in lines:
-            identity = json.dumps([m.seed, m.rules.to_dict(), m.actions[: line["actions"]], line["kind"]],
-                                  sort_keys=True)
+        prefixes = _prefix_digests(m, [line["actions"] for line in lines])
+        for line, prefix in zip(lines, prefixes):
+            identity = f"{line['kind']}:{prefix}"
             if identity in seen:
                 duplicates += line["kind"] == "match"
                 continue
