@@ -201,12 +201,14 @@ export function createHistory(storage, call) {
     // over (then it is kept as well). Returns the number of new lines.
     async count(save, at = Date.now()) {
       if (!storage.available || !save) return 0;
-      const { over, lines } = await linesFor(save, at);
+      const { over, lines: all } = await linesFor(save, at);
+      const cleared = new Set(readList(KEYS.cleared));
+      const lines = all.filter((line) => !cleared.has(line.id));
       const list = matches();
       const recs = records();
       const added = addLines(recs, lines);
       const id = matchId(save);
-      const keepIt = over && !list.some((m) => matchId(m.save) === id);
+      const keepIt = over && !cleared.has(id) && !list.some((m) => matchId(m.save) === id);
       if (keepIt) list.push({ at, save });
       if (added || keepIt) write(list, recs);
       return added;
@@ -305,10 +307,15 @@ export function createHistory(storage, call) {
 
     // "Borrar": the statistics and the kept matches (not the current match,
     // not the settings).
-    clear() {
+    // The lines of the match in progress (`current`, its save) are
+    // remembered as cleared: its ended deals stay uncounted when it is next
+    // counted (the next deal's end, a reload); its later deals count.
+    clear(current = null) {
+      const cleared = current ? records().filter((r) => r.seed === String(current.seed) && r.id === lineId(current, r)).map((r) => r.id) : [];
       const a = storage.remove(KEYS.finished);
       const b = storage.remove(KEYS.records);
-      return a && b;
+      const c = cleared.length ? storage.writeJson(KEYS.cleared, cleared) : storage.remove(KEYS.cleared);
+      return a && b && c;
     },
   };
 }

@@ -27,7 +27,7 @@ function number(lang, n) {
 }
 
 // ctx: {t: () => translator, lang: () => "es"|"en", history, settings: () => {...},
-//       applySettings(settings), onClose(opener)}
+//       currentSave: () => the match in progress's save | null, applySettings(settings), onClose(opener)}
 export function openStats(ctx) {
   const filter = { level: "", profile: "" };
   let status = null; // {kind: "ok"|"error"|"busy", text: (t) => string}
@@ -82,7 +82,7 @@ export function openStats(ctx) {
             { class: "panel-buttons" },
             button(t("stats.clear_yes"), "clearYes", () => {
               asking = false;
-              const ok = ctx.history.clear();
+              const ok = ctx.history.clear(ctx.currentSave());
               status = { kind: ok ? "ok" : "error", text: (tt) => tt(ok ? "stats.cleared" : "data.cannot_save") };
               draw("clear");
             }, "btn danger"),

@@ -379,6 +379,44 @@ def test_deals_count_as_they_end_under_their_level_and_an_abandoned_match_keeps_
     assert shown_stats(page)["deals"] == str(ended + 1) and shown_stats(page)["matches"] == "0"
 
 
+def test_clearing_in_the_middle_of_a_match_stays_cleared_and_an_import_restores_its_deals(page, open_app, context, tmp_path):
+    save = before_a_computer_knock()
+    put_in_storage(context, {MATCH_KEY: save})
+    open_page(page, open_app, seed=save["seed"])
+    page.wait_for_function("() => window.ginApp.ui.panel === 'deal'")
+    wait_history(page)
+    button(page, "Siguiente").click()
+    settle(page)
+    lines = stored(page, RECORDS_KEY)
+    assert len(lines) == len(gin.Match.from_save(save).results) + 1
+    dialog = open_from_menu(page, "Estadísticas")
+    with page.expect_download() as info:
+        dialog.get_by_role("button", name="Exportar", exact=True).click()
+    path = tmp_path / "export.json"
+    info.value.save_as(path)
+    assert json.loads(path.read_text())["records"] == lines
+    dialog.get_by_role("button", name="Borrar", exact=True).click()
+    dialog.get_by_role("button", name="Sí, borrar").click()
+    assert shown_stats(page) == {} and stored(page, RECORDS_KEY) is None
+    # The match goes on, and a reload counts it again: its deals cleared stay cleared.
+    page.keyboard.press("Escape")
+    page.keyboard.press("Escape")
+    reload(page, open_app)
+    wait_history(page)
+    assert stored(page, RECORDS_KEY) in (None, [])
+    dialog = open_from_menu(page, "Estadísticas")
+    assert dialog.get_by_text("Aún no has jugado ninguna mano con estas opciones.").is_visible()
+    # Export → clear → import gives them back, once.
+    with page.expect_file_chooser() as chooser:
+        dialog.get_by_role("button", name="Importar", exact=True).click()
+    chooser.value.set_files(str(path))
+    dialog.get_by_text(f"Importado: 0 partidas nuevas y {len(lines)} resultados nuevos.").wait_for()
+    assert stored(page, RECORDS_KEY) == lines
+    reload(page, open_app)
+    wait_history(page)
+    assert stored(page, RECORDS_KEY) == lines
+
+
 # --- a finished match is kept once; the viewer ------------------------------------------------
 
 
