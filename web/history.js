@@ -100,7 +100,11 @@ function validRecord(r) {
   if (r.kind === "deal") {
     if (r.matches || r.won || r.lost || r.drawn || r.deals !== 1 || r.deals_won > 1) return false;
     if (r.gins + r.big_gins + r.knocks > 1 || r.undercuts_made + r.undercuts_suffered > 1) return false;
-    if (r.knock_count !== r.gins + r.knocks || r.knock_deadwood > 10 * r.knock_count || r.undercuts_suffered > r.knocks) return false;
+    if (r.knock_count !== r.gins + r.knocks || r.undercuts_suffered > r.knocks || r.undercuts_made > 1 - r.knock_count - r.big_gins) return false;
+    // A knock has 1 to 10 points of deadwood, a gin none.
+    if (r.knocks ? r.knock_deadwood < 1 || r.knock_deadwood > 10 : r.knock_deadwood !== 0) return false;
+    // Won: by the human's gin, big gin or knock not undercut, or by undercutting.
+    if (r.deals_won !== r.gins + r.big_gins + r.knocks - r.undercuts_suffered + r.undercuts_made) return false;
     return r.totals === undefined;
   }
   if (r.kind !== "match" || r.matches !== 1 || r.won + r.lost + r.drawn !== 1 || dealCounters || r.knock_deadwood) return false;

@@ -213,12 +213,16 @@ def test_statistics_count_export_import_and_clear(page, open_app, context, match
     at = [i for i, r in enumerate(tampered["records"]) if r["kind"] == "match"][1]
     tampered["records"][at]["won"], tampered["records"][at]["lost"] = (
         tampered["records"][at]["lost"], tampered["records"][at]["won"])
+    relevelled = copy.deepcopy(data)
+    moved = next(i for i, r in enumerate(relevelled["records"]) if r["kind"] == "deal")
+    relevelled["records"][moved]["level"] = "hard" if relevelled["records"][moved]["level"] != "hard" else "easy"
     dealt = copy.deepcopy(data)
     won = next(i for i, r in enumerate(dealt["records"]) if r["kind"] == "deal" and not r["deals_won"])
-    dealt["records"][won]["deals_won"] = 1
+    dealt["records"][won]["deals_won"] = 1  # a deal lost, said won: no such deal
     cases = [
         (json.dumps(tampered), f"El resultado {at + 1} del archivo no coincide con su partida."),
-        (json.dumps(dealt), f"El resultado {won + 1} del archivo no coincide con su partida."),
+        (json.dumps(relevelled), f"El resultado {moved + 1} del archivo no coincide con su partida."),
+        (json.dumps(dealt), f"El resultado {won + 1} del archivo está dañado."),
         ("{not json", "El archivo no es JSON."),
         (json.dumps({"format": "something else"}), "El archivo no es una exportación de este juego."),
     ]
