@@ -10,6 +10,13 @@
    >= 60%, >= 60%, >= 95%.
 3. hard's time per decision inside Pyodide under Node.js (target <= 80 ms
    median), booting web/node_modules/pyodide (present after `python3 build.py build`).
+4. Difícil's review of a 40-deal match (gin.replay.review: hard's choice and
+   its scores at each of the human's decisions, one pass each through
+   gin.ai.analyse), in CPython and in Pyodide: seconds in all, ms per
+   decision, and the ratio to the anchor measured in the same run, the same
+   decisions reviewed the way it was done before (gin.ai.hint at each, then
+   gin.ai.estimates where the human's choice differs).  Target in Pyodide:
+   <= 8 s ("a few seconds"; the page reviews in parts and shows progress).
 
 Environment: BENCH_AI_MATCHES (arena matches per pairing, default 80),
 BENCH_AI_LATENCY_MATCHES (matches per level for latency, default 8).
@@ -49,6 +56,45 @@ PAIRINGS = (
     ("easy", "random", "traditional", 0.95),
 )
 PYODIDE_TARGET = 80.0
+REVIEW_TARGET = 8.0
+
+# The review, timed against the two-pass anchor; run as it is in CPython and in Pyodide.
+REVIEW_CODE = """
+import json, time
+from gin import ai, arena
+from gin.match import Match
+from gin.replay import action_key, review
+from gin.rules import Rules
+import gin.melds
+
+rules = Rules.profile("custom", target=500)
+st = arena.play_match("normal", "normal", "REVIEW-LONG", a_seat=0, rules=rules, max_deals=40, keep_actions=True)
+save = Match.new(seed="REVIEW-LONG", rules=rules).to_save()
+save["actions"] = st.actions
+
+def two_pass():
+    m = Match.new(seed=save["seed"], rules=rules)
+    for action in save["actions"]:
+        if m.to_act == 0 and len(m.legal_actions()) > 1:
+            view = m.view(0)
+            hint = ai.hint(view)
+            if action_key(action) != action_key(hint["action"]):
+                ai.estimates(view)
+        m.apply(action)
+
+times = {"review": [], "two_pass": []}
+for n in range(%(rounds)d):
+    for name in (("review", "two_pass") if n %% 2 == 0 else ("two_pass", "review")):
+        gin.melds._CACHE.clear()  # each run starts cold, as in the page
+        t0 = time.perf_counter()
+        out = review(save) if name == "review" else two_pass()
+        times[name].append(time.perf_counter() - t0)
+        if name == "review":
+            summary = out["summary"]
+r = Match.from_save(save)
+result = json.dumps({"deals": len(r.results), "decisions": summary["decisions"], "differing": summary["differing"], **times})
+result
+"""
 
 # Played inside Pyodide: hard against the baseline, hard's decisions timed.
 PYODIDE_CODE = """
@@ -140,10 +186,52 @@ def pyodide() -> None:
     )
 
 
+def _review_line(where: str, data: dict, target: float | None) -> str:
+    review, anchor = statistics.median(data["review"]), statistics.median(data["two_pass"])
+    line = (
+        f"{where}: review of {data['deals']} deals, {data['decisions']} decisions ({data['differing']} differ): "
+        f"{review:.2f} s, {1000 * review / data['decisions']:.2f} ms per decision; "
+        f"{review / anchor:.2f}x the two-pass anchor ({anchor:.2f} s, same run)"
+    )
+    if target is not None:
+        line += f"; target <= {target:.0f} s: {verdict(review <= target)}"
+    return line
+
+
+def review_speed() -> None:
+    print("\n-- Difícil's review of a 40-deal match (median of alternating runs)")
+    rounds = int(os.environ.get("BENCH_AI_REVIEW_ROUNDS", "3"))
+    scope: dict = {}
+    exec(compile(REVIEW_CODE % {"rounds": rounds}, "review", "exec"), scope)
+    data = json.loads(scope["result"])
+    print(_review_line(f"CPython {sys.version.split()[0]}", data, None), flush=True)
+    node = shutil.which("node")
+    if node is None or not (ROOT / "web" / "node_modules" / "pyodide").is_dir():
+        print("Pyodide: skipped: needs node and web/node_modules/pyodide (run `python3 build.py build`)")
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        code = Path(tmp) / "code.py"
+        code.write_text(REVIEW_CODE % {"rounds": rounds})
+        out = Path(tmp) / "out.json"
+        proc = subprocess.run(
+            [node, str(ROOT / "bench" / "ai_pyodide.mjs"), str(out), str(code)],
+            cwd=ROOT, capture_output=True, text=True, timeout=900,
+        )
+        if proc.returncode != 0:
+            print(f"Pyodide: FAILED: {proc.stderr[-2000:]}")
+            return
+        result = json.loads(out.read_text())
+    print(_review_line(f"Pyodide (Python {result['python'].split()[0]})", json.loads(result["result"]), REVIEW_TARGET))
+
+
 def main() -> int:
     t0 = time.perf_counter()
+    if sys.argv[1:] == ["review"]:
+        review_speed()
+        return 0
     latency()
     pyodide()
+    review_speed()
     strength()
     print(f"bench/ai.py took {time.perf_counter() - t0:.0f} s")
     return 0

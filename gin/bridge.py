@@ -150,6 +150,9 @@ def _apply(match: Match, action: dict[str, Any]) -> list[dict[str, Any]]:
         pending = match.meta.pop("next_level", None)
         if pending:
             match.meta["level"] = pending
+        # The level each deal is dealt at, so each deal's statistics count
+        # under the level it was played at (gin.stats).
+        match.meta.setdefault("levels", []).append(match.meta["level"])
         events.append({"type": "new_deal", "number": match.deal_number, "dealer": match.deal.dealer})
     return events
 
@@ -166,6 +169,7 @@ def new_match(params: dict[str, Any]) -> dict[str, Any]:
     except ValueError as exc:
         raise BridgeError(str(exc), code="bad_seed") from None
     match.meta["level"] = _level(params.get("level", "normal"))
+    match.meta["levels"] = [match.meta["level"]]
     _session.match = match
     return _state(match)
 
@@ -179,6 +183,9 @@ def load(params: dict[str, Any]) -> dict[str, Any]:
         if value is not None and value not in LEVELS:
             raise SaveError(f"the save names an unknown level {value!r}")
     match.meta.setdefault("level", "normal")
+    # A save from before the level of each deal was kept: its deals so far
+    # count under the level it names (all gin.stats can know).
+    match.meta["levels"] = _stats.deal_levels(match)
     _session.match = match
     return _state(match)
 
@@ -260,7 +267,8 @@ def review(params: dict[str, Any]) -> dict[str, Any]:
 
 @_json_call
 def stats(params: dict[str, Any]) -> dict[str, Any]:
-    """The human's record over ``{"saves": [finished-match saves, oldest first]}`` (gin.stats)."""
+    """The human's record over ``{"saves": [saves, oldest first]}``: the deals that ended
+    in each, the matches that ended, and the lines counted (gin.stats)."""
     return _stats.stats(params.get("saves"))
 
 

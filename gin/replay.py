@@ -12,7 +12,8 @@ them as ``replay`` and ``review`` (docs/bridge.md).
 - ``review(save)``: for every decision of the human (seat 0), what ``hard``
   (Difícil) would have played from **the view the human had then** (never a
   card revealed later, never the seed), and where it differs, by how much
-  by Difícil's own estimate (``gin.ai.estimates``), when it has one.
+  by Difícil's own estimate (``gin.ai.estimates``), when it has one; both
+  from one pass per decision (``gin.ai.analyse``).
 
 >>> from gin import Match
 >>> m = Match.new(seed="REPLAY-DOC")
@@ -207,10 +208,12 @@ def review(save: Any, *, deals: Any = None) -> dict[str, Any]:
         if m.to_act == HUMAN and m.deal_number >= first and len(m.deal.legal_actions()) > 1:
             decisions += 1
             view = m.view(HUMAN)
-            hint = ai.hint(view)
+            # Difícil's choice and its scores of every choice in one pass (one
+            # evaluation of each hand), not hint() and then estimates().
+            hint = ai.analyse(view)
             ours, theirs = action_key(action), action_key(hint["action"])
             if ours != theirs:
-                est = ai.estimates(view) or {}
+                est = hint["estimates"] or {}
                 e_human, e_hard = est.get(ours), est.get(theirs)
                 cost = None if e_human is None or e_hard is None else _round(max(0.0, e_human - e_hard))
                 entry = {

@@ -522,3 +522,20 @@ def test_replay_review_and_stats_through_the_bridge(fresh):
     assert error("replay", raw='{"save": %s}' % deep) == "bad_save"
     assert error("stats", raw='{"saves": [%s]}' % deep) == "bad_save"
     assert snapshot() == before
+
+
+def test_the_save_keeps_the_level_of_each_deal_and_refuses_bad_ones(fresh):
+    """meta.levels: the level each deal was dealt at (a change applies from the next deal); a
+    save whose levels are unknown or not one per deal is refused and the match stays as it was."""
+    call("new_match", {"seed": "BRIDGE-LEVELS", "level": "normal"})
+    assert call("save")["save"]["meta"]["levels"] == ["normal"]
+    call("set_level", {"level": "hard"})
+    assert call("save")["save"]["meta"]["levels"] == ["normal"]  # not before the next deal
+    play_until_next_deal()
+    good = call("save")["save"]
+    assert good["meta"]["levels"] == ["normal", "hard"] and good["meta"]["level"] == "hard"
+    before = snapshot()
+    for levels in (["normal"], ["normal", "hard", "hard"], ["normal", "expert"], "hard", [None, "hard"]):
+        assert error("load", {"save": {**good, "meta": {**good["meta"], "levels": levels}}}) == "bad_save", levels
+        assert snapshot() == before
+    assert call("load", {"save": good})["save"] == good

@@ -190,13 +190,13 @@ def test_a_deliberately_bad_discard_is_marked_with_its_cost():
 def test_the_review_judges_from_the_view_the_human_had_then(monkeypatch):
     save, _, _ = _scripted_bad_discard("REVIEW-VIEW")
     seen: list[dict] = []
-    real = ai.hint
+    real = ai.analyse
 
     def spy(view):
         seen.append(json.loads(json.dumps(view)))
         return real(view)
 
-    monkeypatch.setattr(ai, "hint", spy)
+    monkeypatch.setattr(ai, "analyse", spy)
     review(save)
     # Rebuild the human's view at each of its decisions independently.
     m = Match.new(seed=save["seed"])
@@ -235,3 +235,32 @@ def test_a_40_deal_match_is_reviewed_in_a_few_seconds():
     assert r["summary"]["differing"] > 0
     # CPU time (the test machine is shared): ~3 s in CPython; Pyodide is 2-3x slower.
     assert cpu < 8
+
+
+def test_the_review_values_each_hand_once_per_decision(played, monkeypatch):
+    """One pass per decision: the review values no more hands than hard's choices alone
+    need, but at the decisions where a knock is legal (hard decides those by rule; its
+    scores of the discards are a pass of their own).  Asking hint() and then estimates()
+    at each differing decision valued every hand of it twice."""
+    from gin.ai import policy
+
+    count = [0]
+    real = policy.Evaluator.value
+
+    def counting(self, hand):
+        count[0] += hand not in self.cache
+        return real(self, hand)
+
+    monkeypatch.setattr(policy.Evaluator, "value", counting)
+    r = review(played)
+    in_review = count[0]
+    count[0] = 0
+    m = Match.new(seed=played["seed"], rules=Rules.from_dict(played["rules"]))
+    for action in played["actions"]:
+        if m.to_act == 0 and len(m.legal_actions()) > 1:
+            view = m.view(0)
+            ai.hint(view)
+            if {a["type"] for a in view["legal"]} & {"knock", "big_gin"}:
+                ai.estimates(view)
+        m.apply(action)
+    assert r["summary"]["differing"] > 5 and in_review == count[0]

@@ -34,6 +34,7 @@ export function createController({ state, storage, draw, announce, notify, onRea
   let generation = 0; // bumps on every new match: stale computer loops stop
   let work = Promise.resolve(); // the chain of engine calls; idle() waits on it
   let keptUi = "";
+  let counted = ""; // the match and deals last handed to history.count
   // Finished matches and statistics (history.js); engine calls outside the
   // match's queue, since they never touch the current match.
   const finished = createHistory(storage, (method, params) => engine.call(method, params));
@@ -99,12 +100,19 @@ export function createController({ state, storage, draw, announce, notify, onRea
     if (result.save) persistMatch(result.save);
     if (state.view) showSeedInUrl(state.view.seed);
     noticeFinishedDeal();
-    // A finished match is kept and counted once (history.js knows it by its
-    // seed, rules and actions: a reload or the end screen again adds nothing).
-    if (state.view && state.view.over && result.save) {
+    // Statistics count each deal when it ends and the match when it ends (a
+    // finished match is kept too). history.js knows each by its seed, rules
+    // and actions: a reload, the end screen again or an older save adds
+    // nothing, so the page's first view of a match counts it too (a deal
+    // that ended just before the page was closed).
+    if (!state.view || !result.save) return;
+    const ended = state.view.history.length;
+    const key = ended ? `${state.view.seed}:${ended}` : ""; // "" again at a new match's first deal
+    if (ended && (key !== counted || state.view.over)) {
       const save = result.save;
-      enqueue(() => finished.keep(save)).catch((err) => console.warn("history:", err));
+      enqueue(() => finished.count(save)).catch((err) => console.warn("history:", err));
     }
+    counted = key;
   }
 
   // A deal that ends starts the next at once: the result panel shows the

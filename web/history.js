@@ -4,20 +4,23 @@
 // Two keys:
 //   gin.finished.v1  [{at, save}]  the last KEEP finished matches (oldest
 //                    dropped): what the "Partidas" list and the viewer show.
-//   gin.records.v1   [record]      one small line per finished match ever
-//                    counted, computed by the engine's `stats` from its save
-//                    when it is kept. Statistics are summed from these lines,
-//                    so they outlive the 50-match history (a line is ~300
-//                    bytes; a save is the seed plus its actions, a few KB).
-// A match is identified by its seed, rules and actions (matchId): the end
-// screen shown again, a reload or an import never counts it twice.
-// Statistics are counted when a match ends (its deals included): the deals of
-// a match left unfinished are not counted.
+//   gin.records.v2   [line]        one small line per deal ever ended and per
+//                    match ever finished, as the engine's `stats` counts them
+//                    (gin/stats.py `records`). Statistics are summed from these
+//                    lines, so they outlive the 50-match history.
+// A deal counts when it ends, under the level it was played at (the save's
+// meta.levels), whether its match is finished later or left half-way; a match
+// counts (won / lost / drawn, best result, streaks) when it ends. A line is
+// known by its seed, rules and the actions up to its end (lineId): the end
+// screen shown again, a reload, an older autosave, an import or the match
+// replayed from its seed with the same moves never count anything twice.
 
 import { KEYS } from "./storage.js";
 
 export const KEEP = 50;
 export const EXPORT_FORMAT = "gin-local-data";
+// 2: a line per deal and per match (1, a line per finished match, is refused).
+export const EXPORT_VERSION = 2;
 export const LEVELS = ["easy", "normal", "hard"];
 export const PROFILES = ["traditional", "standard", "custom"];
 // The integer counters of a record (and of a sum of records), as gin/stats.py.
@@ -64,39 +67,58 @@ export function matchId(save) {
   return `${seed}:${actions.length}:${hash(canonical([save && save.rules, actions]))}`;
 }
 
-const isCount = (n) => Number.isInteger(n) && n >= 0;
-
-// A record from the engine's `stats` of one finished save.
-function recordOf(save, stats, at) {
-  const group = stats.groups.find((g) => g.level !== null && g.profile !== null);
-  const all = stats.all;
-  const record = { id: matchId(save), seed: String(save.seed), at, level: group.level, profile: group.profile };
-  for (const key of COUNTERS) record[key] = all[key];
-  record.knock_count = all.knock_deadwood_count;
-  // The engine gives the mean to 2 decimals; a match has few knocks, so the
-  // integer sum comes back exactly.
-  record.knock_deadwood = all.knock_deadwood_count ? Math.round(all.knock_deadwood_avg * all.knock_deadwood_count) : 0;
-  record.totals = [...all.best_match.totals];
-  return record;
+// A line's identity: a match's is its matchId (the "Partidas" list finds a
+// kept match's result by it); a deal's is the number of the deal and the
+// matchId of the match as it was when that deal ended.
+export function lineId(save, line) {
+  const upTo = { seed: save.seed, rules: save.rules, actions: (save.actions || []).slice(0, line.actions) };
+  return line.kind === "match" ? matchId(upTo) : `deal${line.deal}:${matchId(upTo)}`;
 }
 
-// A record read from storage or a file: every field of the right kind.
+const isCount = (n) => Number.isInteger(n) && n >= 0;
+const FIELDS = ["kind", "seed", "deal", "actions", "level", "profile", ...COUNTERS, "knock_count", "knock_deadwood"];
+
+// The lines of one save, as the engine's `stats` counts them, with their ids.
+function linesOf(save, stats, at) {
+  return stats.records.map((r) => {
+    const line = { id: lineId(save, r), at };
+    for (const key of FIELDS) line[key] = r[key];
+    if (r.kind === "match") line.totals = [...r.totals];
+    return line;
+  });
+}
+
+// A line read from storage or a file: every field of the right kind, and the
+// counters of one deal or of one match.
 function validRecord(r) {
   if (!r || typeof r !== "object" || Array.isArray(r)) return false;
   if (typeof r.id !== "string" || typeof r.seed !== "string" || typeof r.at !== "number" || !Number.isFinite(r.at)) return false;
   if (!LEVELS.includes(r.level) || !PROFILES.includes(r.profile)) return false;
-  if (!COUNTERS.every((k) => isCount(r[k])) || r.matches !== 1 || r.won + r.lost + r.drawn !== 1) return false;
-  if (!isCount(r.knock_count) || !isCount(r.knock_deadwood) || r.knock_deadwood > 10 * r.knock_count) return false;
-  if (r.deals_won > r.deals || r.gins + r.big_gins + r.knocks > r.deals) return false;
+  if (!COUNTERS.every((k) => isCount(r[k])) || !isCount(r.knock_count) || !isCount(r.knock_deadwood)) return false;
+  if (!Number.isInteger(r.deal) || r.deal < 1 || !Number.isInteger(r.actions) || r.actions < 1) return false;
+  const dealCounters = r.deals + r.deals_won + r.gins + r.big_gins + r.knocks + r.undercuts_made + r.undercuts_suffered + r.knock_count;
+  if (r.kind === "deal") {
+    if (r.matches || r.won || r.lost || r.drawn || r.deals !== 1 || r.deals_won > 1) return false;
+    if (r.gins + r.big_gins + r.knocks > 1 || r.undercuts_made + r.undercuts_suffered > 1) return false;
+    if (r.knock_count !== r.gins + r.knocks || r.undercuts_suffered > r.knocks || r.undercuts_made > 1 - r.knock_count - r.big_gins) return false;
+    // A knock has 1 to 10 points of deadwood, a gin none.
+    if (r.knocks ? r.knock_deadwood < 1 || r.knock_deadwood > 10 : r.knock_deadwood !== 0) return false;
+    // Won: by the human's gin, big gin or knock not undercut, or by undercutting.
+    if (r.deals_won !== r.gins + r.big_gins + r.knocks - r.undercuts_suffered + r.undercuts_made) return false;
+    return r.totals === undefined;
+  }
+  if (r.kind !== "match" || r.matches !== 1 || r.won + r.lost + r.drawn !== 1 || dealCounters || r.knock_deadwood) return false;
   return Array.isArray(r.totals) && r.totals.length === 2 && r.totals.every(isCount);
 }
 
 function sameRecord(a, b) {
-  return [...COUNTERS, "level", "profile", "seed", "knock_count", "knock_deadwood"].every((k) => a[k] === b[k]) && a.totals[0] === b.totals[0] && a.totals[1] === b.totals[1];
+  const same = FIELDS.every((k) => a[k] === b[k]);
+  return same && (a.kind !== "match" || (a.totals[0] === b.totals[0] && a.totals[1] === b.totals[1]));
 }
 
-// The sum of records (oldest first) whose level and profile match the filter
-// (null: any), with the same fields as gin/stats.py's groups.
+// The sum of lines (oldest first) whose level and profile match the filter
+// (null: any), with the same fields as gin/stats.py's groups: the counters of
+// every line; the best match and the streaks from the match lines.
 export function summarize(records, { level = null, profile = null } = {}) {
   const sum = Object.fromEntries(COUNTERS.map((k) => [k, 0]));
   let knockDeadwood = 0;
@@ -109,6 +131,7 @@ export function summarize(records, { level = null, profile = null } = {}) {
     for (const k of COUNTERS) sum[k] += r[k];
     knockDeadwood += r.knock_deadwood;
     knockCount += r.knock_count;
+    if (r.kind !== "match") continue;
     const margin = r.totals[0] - r.totals[1];
     if (!best || margin > best.margin) best = { totals: [...r.totals], margin, seed: r.seed };
     streak = r.won ? streak + 1 : 0;
@@ -154,36 +177,49 @@ export function createHistory(storage, call) {
     return okMatches && okRecords;
   }
 
-  async function countOne(save) {
+  // The engine's lines of one save (finished or not); throws on a bad save.
+  async function linesFor(save, at) {
     const stats = await call("stats", { saves: [save] });
-    if (stats.counted !== 1) return null; // unfinished
-    return stats;
+    return { over: stats.counted === 1, lines: linesOf(save, stats, at) };
+  }
+
+  // Adds the lines not counted yet; returns how many.
+  function addLines(recs, lines) {
+    const known = new Set(recs.map((r) => r.id));
+    let added = 0;
+    for (const line of lines) {
+      if (known.has(line.id)) continue;
+      recs.push(line);
+      known.add(line.id);
+      added++;
+    }
+    return added;
   }
 
   return {
     matches,
     records,
 
-    // A finished match (its save): kept and counted, once. Returns true when
-    // it was new.
-    async keep(save, at = Date.now()) {
-      if (!storage.available || !save) return false;
-      const id = matchId(save);
+    // The current match's save after a deal ended (or on opening the page):
+    // its ended deals are counted, each once, and the match too once it is
+    // over (then it is kept as well). Returns the number of new lines.
+    async count(save, at = Date.now()) {
+      if (!storage.available || !save) return 0;
+      const { over, lines: all } = await linesFor(save, at);
+      const cleared = new Set(readList(KEYS.cleared));
+      const lines = all.filter((line) => !cleared.has(line.id));
       const list = matches();
       const recs = records();
-      const haveMatch = list.some((m) => matchId(m.save) === id);
-      const haveRecord = recs.some((r) => r.id === id);
-      if (haveMatch && haveRecord) return false;
-      const stats = await countOne(save);
-      if (!stats) return false;
-      if (!haveRecord) recs.push(recordOf(save, stats, at));
-      if (!haveMatch) list.push({ at, save });
-      write(list, recs);
-      return !haveRecord;
+      const added = addLines(recs, lines);
+      const id = matchId(save);
+      const keepIt = over && !cleared.has(id) && !list.some((m) => matchId(m.save) === id);
+      if (keepIt) list.push({ at, save });
+      if (added || keepIt) write(list, recs);
+      return added;
     },
 
-    // Kept matches without a record (put there by hand, or a record lost):
-    // counted now, so the record can always be rebuilt from the saves.
+    // Kept matches whose lines are missing (put there by hand, or lines
+    // lost): counted now, so the record can always be rebuilt from the saves.
     async reconcile() {
       const list = matches();
       const recs = records();
@@ -192,11 +228,9 @@ export function createHistory(storage, call) {
       for (const m of list) {
         if (known.has(matchId(m.save))) continue;
         try {
-          const stats = await countOne(m.save);
-          if (!stats) continue;
-          recs.push(recordOf(m.save, stats, typeof m.at === "number" ? m.at : Date.now()));
-          known.add(matchId(m.save));
-          added++;
+          const { over, lines } = await linesFor(m.save, typeof m.at === "number" ? m.at : Date.now());
+          if (over) added += addLines(recs, lines);
+          for (const line of lines) known.add(line.id);
         } catch {
           // an unreadable kept save is shown as such by the list, not counted
         }
@@ -209,7 +243,7 @@ export function createHistory(storage, call) {
     exportData(settings) {
       return {
         format: EXPORT_FORMAT,
-        version: 1,
+        version: EXPORT_VERSION,
         exported: new Date().toISOString(),
         settings: { ...settings },
         records: records(),
@@ -219,33 +253,33 @@ export function createHistory(storage, call) {
 
     // Reads a file's parsed JSON: a whole export, or one match's save.
     // Everything is checked before anything is written: each match must load
-    // and be finished (the engine replays it), a record of a match in the
-    // file must equal that match's recount, every other record must be well
-    // formed. Throws ImportRefused; on success merges (nothing counted twice)
+    // and be finished (the engine replays it), a line of a match in the file
+    // must equal that match's recount, every line must be well formed (a deal
+    // line of a match never finished has no save here to check it against). Throws ImportRefused; on success merges (nothing counted twice)
     // and returns {matches, records, settings} (new ones; settings or null).
     async importData(data, onProgress = () => {}) {
       if (!data || typeof data !== "object" || Array.isArray(data)) throw new ImportRefused("data.bad_file");
       let file = data;
-      if (data.format === "gin-save") file = { format: EXPORT_FORMAT, version: 1, records: [], matches: [{ at: Date.now(), save: data }] };
+      if (data.format === "gin-save") file = { format: EXPORT_FORMAT, version: EXPORT_VERSION, records: [], matches: [{ at: Date.now(), save: data }] };
       if (file.format !== EXPORT_FORMAT) throw new ImportRefused("data.bad_format");
-      if (file.version !== 1) throw new ImportRefused("data.bad_version");
+      if (file.version !== EXPORT_VERSION) throw new ImportRefused("data.bad_version");
       const fileMatches = file.matches === undefined ? [] : file.matches;
       const fileRecords = file.records === undefined ? [] : file.records;
       if (!Array.isArray(fileMatches) || !Array.isArray(fileRecords)) throw new ImportRefused("data.bad_file");
       if (file.settings !== undefined && (!file.settings || typeof file.settings !== "object" || Array.isArray(file.settings))) throw new ImportRefused("data.bad_file");
-      const recounted = new Map();
+      const recounted = new Map(); // id -> line, from the file's matches
       for (let i = 0; i < fileMatches.length; i++) {
         onProgress(i, fileMatches.length);
         const m = fileMatches[i];
         if (!m || typeof m !== "object" || !m.save || typeof m.save !== "object" || typeof m.at !== "number") throw new ImportRefused("data.bad_match", { n: i + 1 });
-        let stats;
+        let counted;
         try {
-          stats = await countOne(m.save);
+          counted = await linesFor(m.save, m.at);
         } catch {
           throw new ImportRefused("data.bad_match", { n: i + 1 });
         }
-        if (!stats) throw new ImportRefused("data.unfinished_match", { n: i + 1 });
-        recounted.set(matchId(m.save), recordOf(m.save, stats, m.at));
+        if (!counted.over) throw new ImportRefused("data.unfinished_match", { n: i + 1 });
+        for (const line of counted.lines) if (!recounted.has(line.id)) recounted.set(line.id, line);
       }
       const seen = new Set();
       for (let i = 0; i < fileRecords.length; i++) {
@@ -259,9 +293,7 @@ export function createHistory(storage, call) {
       const list = matches();
       const recs = records();
       const haveMatch = new Set(list.map((m) => matchId(m.save)));
-      const haveRecord = new Set(recs.map((r) => r.id));
       let newMatches = 0;
-      let newRecords = 0;
       for (const m of fileMatches) {
         const id = matchId(m.save);
         if (!haveMatch.has(id)) {
@@ -269,29 +301,25 @@ export function createHistory(storage, call) {
           haveMatch.add(id);
           newMatches++;
         }
-        if (!haveRecord.has(id) && !seen.has(id)) {
-          recs.push(recounted.get(id));
-          haveRecord.add(id);
-          newRecords++;
-        }
       }
-      for (const r of fileRecords) {
-        if (!haveRecord.has(r.id)) {
-          recs.push(r);
-          haveRecord.add(r.id);
-          newRecords++;
-        }
-      }
+      // The file's own lines first (they keep their times), then any line of
+      // its matches that it lacks.
+      const newRecords = addLines(recs, fileRecords) + addLines(recs, [...recounted.values()]);
       if (!write(list, recs)) throw new ImportRefused("data.cannot_save");
       return { matches: newMatches, records: newRecords, settings: file.settings || null };
     },
 
     // "Borrar": the statistics and the kept matches (not the current match,
     // not the settings).
-    clear() {
+    // The lines of the match in progress (`current`, its save) are
+    // remembered as cleared: its ended deals stay uncounted when it is next
+    // counted (the next deal's end, a reload); its later deals count.
+    clear(current = null) {
+      const cleared = current ? records().filter((r) => r.seed === String(current.seed) && r.id === lineId(current, r)).map((r) => r.id) : [];
       const a = storage.remove(KEYS.finished);
       const b = storage.remove(KEYS.records);
-      return a && b;
+      const c = cleared.length ? storage.writeJson(KEYS.cleared, cleared) : storage.remove(KEYS.cleared);
+      return a && b && c;
     },
   };
 }

@@ -361,6 +361,7 @@ export function createIntents({ state, game, draw, announce, setLanguage, clearL
       settings: () => ({ ...state.settings }),
       matchId,
       history: game.history,
+      currentSave: () => state.save,
     };
   }
 

@@ -27,7 +27,7 @@ function number(lang, n) {
 }
 
 // ctx: {t: () => translator, lang: () => "es"|"en", history, settings: () => {...},
-//       applySettings(settings), onClose(opener)}
+//       currentSave: () => the match in progress's save | null, applySettings(settings), onClose(opener)}
 export function openStats(ctx) {
   const filter = { level: "", profile: "" };
   let status = null; // {kind: "ok"|"error"|"busy", text: (t) => string}
@@ -82,7 +82,7 @@ export function openStats(ctx) {
             { class: "panel-buttons" },
             button(t("stats.clear_yes"), "clearYes", () => {
               asking = false;
-              const ok = ctx.history.clear();
+              const ok = ctx.history.clear(ctx.currentSave());
               status = { kind: ok ? "ok" : "error", text: (tt) => tt(ok ? "stats.cleared" : "data.cannot_save") };
               draw("clear");
             }, "btn danger"),
@@ -97,6 +97,7 @@ export function openStats(ctx) {
       t("stats.title"),
       [
         el("p", { class: "note local-note", text: t("stats.local") }),
+        el("p", { class: "note counting-note", text: t("stats.counting") }),
         el(
           "div",
           { class: "stats-filters" },
@@ -109,7 +110,7 @@ export function openStats(ctx) {
             draw("stats-profile");
           }),
         ),
-        s.matches ? rows(t, lang, s) : el("p", { class: "none stats-empty", text: t("stats.empty") }),
+        s.matches || s.deals ? rows(t, lang, s) : el("p", { class: "none stats-empty", text: t("stats.empty") }),
         statusLine,
         confirm,
         el(
@@ -184,7 +185,7 @@ export function openGames(ctx) {
     const items = list.map((m, i) => {
       const r = recs.get(ctx.matchId(m.save));
       const outcome = r ? t(r.won ? "games.won" : r.lost ? "games.lost" : "games.drawn", { a: r.totals[0], b: r.totals[1] }) : "";
-      const details = r ? t("games.details", { level: t(`level.${r.level}`), profile: t(`profile.${r.profile}`), deals: r.deals }) : "";
+      const details = r ? t("games.details", { level: t(`level.${r.level}`), profile: t(`profile.${r.profile}`), deals: r.deal }) : "";
       const node = el(
         "button",
         { type: "button", class: "btn game-item", dataset: { key: `game:${i}`, seed: m.save.seed } },

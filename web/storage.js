@@ -8,7 +8,8 @@ export const KEYS = Object.freeze({
   acknowledged: "gin.acknowledged.v1", // {seed, deal}: the last deal result the player closed
   ui: "gin.ui.v1", // {seed, actions, selected, order, knock}: the selection, the hand order, an open knock panel
   finished: "gin.finished.v1", // [{at, save}]: the last 50 finished matches, oldest first (history.js)
-  records: "gin.records.v1", // [record]: one line per finished match ever counted (history.js)
+  records: "gin.records.v2", // [line]: one per deal ever ended and per match ever finished (history.js)
+  cleared: "gin.cleared.v1", // [line id]: the match in progress's lines when "Borrar" was pressed (history.js)
 });
 
 function defaultBackend() {

@@ -13,9 +13,11 @@ import { hintAction, loosePoints, newDeal, points as pointsText, reasonText, the
 
 const PLAY_MS = { slow: 1400, normal: 700, fast: 250 };
 // Deals per review call: starts small (progress shows at once), then sized
-// so each call takes about REVIEW_MS, keeping the page answering between.
+// so each call takes about REVIEW_MS: each call replays the match (about
+// 50 ms in the page for 50 deals), so fewer, longer calls; the viewer answers
+// meanwhile (the worker reviews), and closing it waits for one call at most.
 const REVIEW_FIRST = 2;
-const REVIEW_MS = 400;
+const REVIEW_MS = 800;
 const reviews = new Map(); // matchId -> finished review, for this page's life
 
 // The sentence of an action, per seat (literal keys: i18n tests look for them).

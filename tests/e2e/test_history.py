@@ -21,12 +21,13 @@ sys.path.insert(0, str(ROOT))
 
 import gin  # noqa: E402
 import gin.ai  # noqa: E402
+import gin.arena  # noqa: E402
 from gin import replay as gin_replay  # noqa: E402
 from gin import stats as gin_stats  # noqa: E402
 from gin.rules import Rules  # noqa: E402
 
 FINISHED_KEY = "gin.finished.v1"
-RECORDS_KEY = "gin.records.v1"
+RECORDS_KEY = "gin.records.v2"
 SIZES = [(390, 844), (844, 390), (1280, 800)]
 POINTS = "A23456789TJQK"
 STAT_ROWS = ["matches", "won", "lost", "drawn", "deals", "deals_won", "gins", "big_gins", "knocks",
@@ -176,7 +177,7 @@ def test_statistics_count_export_import_and_clear(page, open_app, context, match
         assert shown_stats(page) == expected_stats(group), group
     page.select_option("#stats-level", "hard")
     page.select_option("#stats-profile", "standard")
-    assert dialog.get_by_text("Aún no has terminado ninguna partida con estas opciones.").is_visible()
+    assert dialog.get_by_text("Aún no has jugado ninguna mano con estas opciones.").is_visible()
     page.select_option("#stats-level", "")
     page.select_option("#stats-profile", "")
     for size in SIZES:
@@ -194,7 +195,9 @@ def test_statistics_count_export_import_and_clear(page, open_app, context, match
     data = json.loads(path.read_text())
     assert data["format"] == "gin-local-data" and data["settings"]["speed"] == "instant"
     assert [m["save"]["seed"] for m in data["matches"]] == ["OVER-0001", "HIST-0002", "HIST-0003"]
-    assert len(data["records"]) == 3
+    # One line per deal and one per match.
+    assert len(data["records"]) == expected["all"]["deals"] + 3 == expected["deals_counted"] + 3
+    assert [r["kind"] for r in data["records"]].count("match") == 3
     assert dialog.get_by_role("status").inner_text() == "Archivo descargado, con 3 partidas terminadas."
 
     def import_file(content, name):
@@ -207,10 +210,19 @@ def test_statistics_count_export_import_and_clear(page, open_app, context, match
     # A tampered file is refused with its reason, and nothing changes.
     before = (stored(page, FINISHED_KEY), stored(page, RECORDS_KEY))
     tampered = copy.deepcopy(data)
-    tampered["records"][1]["won"], tampered["records"][1]["lost"] = (
-        tampered["records"][1]["lost"], tampered["records"][1]["won"])
+    at = [i for i, r in enumerate(tampered["records"]) if r["kind"] == "match"][1]
+    tampered["records"][at]["won"], tampered["records"][at]["lost"] = (
+        tampered["records"][at]["lost"], tampered["records"][at]["won"])
+    relevelled = copy.deepcopy(data)
+    moved = next(i for i, r in enumerate(relevelled["records"]) if r["kind"] == "deal")
+    relevelled["records"][moved]["level"] = "hard" if relevelled["records"][moved]["level"] != "hard" else "easy"
+    dealt = copy.deepcopy(data)
+    won = next(i for i, r in enumerate(dealt["records"]) if r["kind"] == "deal" and not r["deals_won"])
+    dealt["records"][won]["deals_won"] = 1  # a deal lost, said won: no such deal
     cases = [
-        (json.dumps(tampered), "El resultado 2 del archivo no coincide con su partida."),
+        (json.dumps(tampered), f"El resultado {at + 1} del archivo no coincide con su partida."),
+        (json.dumps(relevelled), f"El resultado {moved + 1} del archivo no coincide con su partida."),
+        (json.dumps(dealt), f"El resultado {won + 1} del archivo está dañado."),
         ("{not json", "El archivo no es JSON."),
         (json.dumps({"format": "something else"}), "El archivo no es una exportación de este juego."),
     ]
@@ -244,7 +256,7 @@ def test_statistics_count_export_import_and_clear(page, open_app, context, match
     assert shown_stats(page) == {}
     assert stored(page, FINISHED_KEY) is None and stored(page, RECORDS_KEY) is None
     import_file(path.read_text(), "export.json")
-    dialog.get_by_text("Importado: 3 partidas nuevas y 3 resultados nuevos.").wait_for()
+    dialog.get_by_text(f"Importado: 3 partidas nuevas y {len(data['records'])} resultados nuevos.").wait_for()
     assert shown_stats(page) == expected_stats(expected["all"])
     # The same file again adds nothing.
     import_file(path.read_text(), "export.json")
@@ -265,8 +277,9 @@ def test_statistics_outlive_the_history_and_a_match_file_is_watched(page, open_a
         """(keys) => {
             const list = JSON.parse(localStorage.getItem(keys[0]));
             const records = JSON.parse(localStorage.getItem(keys[1]));
-            // 49 more copies of one record, as if 49 more matches had been finished long ago.
-            for (let i = 0; i < 49; i++) records.unshift({...records[0], id: 'old:' + i, at: records[0].at - 1000 * (i + 1)});
+            // 49 more copies of one match's line, as if 49 more matches had been finished long ago.
+            const match = records.find((r) => r.kind === 'match');
+            for (let i = 0; i < 49; i++) records.unshift({...match, id: 'old:' + i, at: records[0].at - 1000 * (i + 1)});
             localStorage.setItem(keys[1], JSON.stringify(records));
         }""",
         [FINISHED_KEY, RECORDS_KEY],
@@ -279,7 +292,8 @@ def test_statistics_outlive_the_history_and_a_match_file_is_watched(page, open_a
     with page.expect_file_chooser() as chooser:
         dialog.get_by_role("button", name="Importar", exact=True).click()
     chooser.value.set_files(str(file))
-    dialog.get_by_text("Importado: 1 partidas nuevas y 1 resultados nuevos.").wait_for()
+    lines = 1 + len(gin.Match.from_save(matches[0]).results)
+    dialog.get_by_text(f"Importado: 1 partidas nuevas y {lines} resultados nuevos.").wait_for()
     assert shown_stats(page)["matches"] == "52"
     page.keyboard.press("Escape")  # back to the menu
     button(page, "Partidas").click()
@@ -291,6 +305,120 @@ def test_statistics_outlive_the_history_and_a_match_file_is_watched(page, open_a
     page.wait_for_function("() => document.querySelector('.panel.viewer')?.dataset.step === '0'")
     page.keyboard.press("End")
     assert viewer.get_by_text("Resultado final:").count() == 1
+
+
+def before_a_computer_knock(seed="HIST-DEALS"):
+    """A match whose level went from easy (deal 1) to hard (deal 2 on), as the bridge records it, left
+    just before the computer's knock that ends deal 2 (or a later deal) without ending the match."""
+    m = gin.Match.new(seed=seed, rules=Rules.profile("traditional"))
+    m.meta.update(level="easy", levels=["easy"])
+    while True:
+        seat = m.to_act
+        view = m.view(seat)
+        action = least_deadwood(view) if seat == 0 else gin.ai.choose(view, m.meta["level"])
+        action = {**action, "seat": seat}
+        if seat == 1 and action["type"] == "knock" and m.deal_number >= 2:
+            after = gin.Match.from_save(m.to_save()).apply(action)
+            if not after.over:
+                return m.to_save()
+        before = len(m.results)
+        m.apply(action)
+        assert not m.over
+        if len(m.results) > before:
+            m.meta["level"] = "hard"
+            m.meta["levels"].append("hard")
+
+
+def test_deals_count_as_they_end_under_their_level_and_an_abandoned_match_keeps_them(page, open_app, context):
+    save = before_a_computer_knock()
+    ended = len(gin.Match.from_save(save).results)
+    assert ended >= 1 and save["meta"]["levels"][0] == "easy"
+    put_in_storage(context, {MATCH_KEY: save})
+    # Opening the page counts the deals that had ended (as after a reload); then the computer's
+    # knock ends one more deal, counted at once, under the level it was played at.
+    open_page(page, open_app, seed=save["seed"])
+    page.wait_for_function("() => window.ginApp.ui.panel === 'deal'")
+    wait_history(page)
+    now = page.evaluate("window.ginApp.save")
+    expected = gin_stats.stats([now])
+    assert expected["deals_counted"] == ended + 1 and expected["counted"] == 0
+    lines = stored(page, RECORDS_KEY)
+    assert [(r["kind"], r["deal"], r["level"]) for r in lines] == [
+        ("deal", n, save["meta"]["levels"][n - 1]) for n in range(1, ended + 2)]
+    button(page, "Siguiente").click()  # the deal result, then the table
+    settle(page)
+    assert stored(page, RECORDS_KEY) == lines
+    dialog = open_from_menu(page, "Estadísticas")
+    assert "Cada mano cuenta al terminar" in dialog.inner_text()
+    assert shown_stats(page) == expected_stats(expected["all"]) and shown_stats(page)["matches"] == "0"
+    for group in expected["groups"]:
+        page.select_option("#stats-level", group["level"] or "")
+        page.select_option("#stats-profile", group["profile"] or "")
+        assert shown_stats(page) == expected_stats(group), group
+    page.select_option("#stats-level", "easy")
+    page.select_option("#stats-profile", "")
+    assert shown_stats(page)["deals"] == "1"  # deal 1, before the level went up
+    page.select_option("#stats-level", "")
+    for size in SIZES:
+        page.set_viewport_size({"width": size[0], "height": size[1]})
+        assert_readable(page, f"statistics of deals {size}")
+        no_sideways_scroll(page, f"statistics of deals {size}")
+        shoot(page, "stats-deals", size)
+    page.set_viewport_size({"width": DESKTOP[0], "height": DESKTOP[1]})
+    page.keyboard.press("Escape")
+    page.keyboard.press("Escape")
+    # A reload counts nothing twice.
+    reload(page, open_app)
+    wait_history(page)
+    assert stored(page, RECORDS_KEY) == lines
+    # The match is abandoned for a new one: its deals stay counted, it counts as no match.
+    button(page, "Menú").click()
+    button(page, "Nueva partida").click()
+    page.locator('[data-intent="confirmNew"]').click()
+    settle(page)
+    page.wait_for_function("(seed) => window.ginApp.view.seed !== seed", arg=save["seed"])
+    wait_history(page)
+    assert stored(page, RECORDS_KEY) == lines and stored(page, FINISHED_KEY) in (None, [])
+    open_from_menu(page, "Estadísticas")
+    assert shown_stats(page)["deals"] == str(ended + 1) and shown_stats(page)["matches"] == "0"
+
+
+def test_clearing_in_the_middle_of_a_match_stays_cleared_and_an_import_restores_its_deals(page, open_app, context, tmp_path):
+    save = before_a_computer_knock()
+    put_in_storage(context, {MATCH_KEY: save})
+    open_page(page, open_app, seed=save["seed"])
+    page.wait_for_function("() => window.ginApp.ui.panel === 'deal'")
+    wait_history(page)
+    button(page, "Siguiente").click()
+    settle(page)
+    lines = stored(page, RECORDS_KEY)
+    assert len(lines) == len(gin.Match.from_save(save).results) + 1
+    dialog = open_from_menu(page, "Estadísticas")
+    with page.expect_download() as info:
+        dialog.get_by_role("button", name="Exportar", exact=True).click()
+    path = tmp_path / "export.json"
+    info.value.save_as(path)
+    assert json.loads(path.read_text())["records"] == lines
+    dialog.get_by_role("button", name="Borrar", exact=True).click()
+    dialog.get_by_role("button", name="Sí, borrar").click()
+    assert shown_stats(page) == {} and stored(page, RECORDS_KEY) is None
+    # The match goes on, and a reload counts it again: its deals cleared stay cleared.
+    page.keyboard.press("Escape")
+    page.keyboard.press("Escape")
+    reload(page, open_app)
+    wait_history(page)
+    assert stored(page, RECORDS_KEY) in (None, [])
+    dialog = open_from_menu(page, "Estadísticas")
+    assert dialog.get_by_text("Aún no has jugado ninguna mano con estas opciones.").is_visible()
+    # Export → clear → import gives them back, once.
+    with page.expect_file_chooser() as chooser:
+        dialog.get_by_role("button", name="Importar", exact=True).click()
+    chooser.value.set_files(str(path))
+    dialog.get_by_text(f"Importado: 0 partidas nuevas y {len(lines)} resultados nuevos.").wait_for()
+    assert stored(page, RECORDS_KEY) == lines
+    reload(page, open_app)
+    wait_history(page)
+    assert stored(page, RECORDS_KEY) == lines
 
 
 # --- a finished match is kept once; the viewer ------------------------------------------------
@@ -357,12 +485,13 @@ def test_finished_match_is_kept_once_and_the_viewer_steps_through_it(page, open_
     put_in_storage(context, {MATCH_KEY: save})
     open_page(page, open_app, seed="OVER-0001")
     assert page.get_by_role("dialog").get_by_role("button", name="Ver repetición").is_visible()
-    assert len(stored(page, FINISHED_KEY)) == 1 and len(stored(page, RECORDS_KEY)) == 1
+    lines = 1 + len(gin.Match.from_save(save).results)  # each deal, and the match
+    assert len(stored(page, FINISHED_KEY)) == 1 and len(stored(page, RECORDS_KEY)) == lines
     # The end screen again after a reload stores and counts nothing more.
     reload(page, open_app)
     wait_history(page)
-    assert len(stored(page, FINISHED_KEY)) == 1 and len(stored(page, RECORDS_KEY)) == 1
-    assert stored(page, RECORDS_KEY)[0]["seed"] == "OVER-0001"
+    assert len(stored(page, FINISHED_KEY)) == 1 and len(stored(page, RECORDS_KEY)) == lines
+    assert {r["seed"] for r in stored(page, RECORDS_KEY)} == {"OVER-0001"}
 
     button(page, "Ver repetición").click()
     viewer = page.get_by_role("dialog", name="Repetición · Semilla OVER-0001")
@@ -475,3 +604,55 @@ def test_review_marks_the_bad_discard_and_not_difficils_own_moves(page, open_app
     page.wait_for_function("() => document.querySelector('.panel.viewer')?.dataset.reviewed === 'true'")
     assert "1 decision differed out of" in viewer.locator(".review").inner_text()
     assert_readable(page, "English review")
+
+
+def test_a_long_match_is_reviewed_in_parts_with_progress_while_the_viewer_answers(page, open_app, context):
+    """A 53-deal match: the review (in the worker, a few deals per call) shows its progress as it
+    goes, the viewer steps at once meanwhile, and the whole review takes seconds."""
+    rules = Rules.profile("custom", target=500)
+    st = gin.arena.play_match("normal", "normal", "REVIEW-LONG", a_seat=0, rules=rules, keep_actions=True)
+    m = gin.Match.new(seed="REVIEW-LONG", rules=rules)
+    m.meta["level"] = "normal"
+    for action in st.actions:
+        m.apply(action)
+    assert m.over and len(m.results) >= 40
+    deals = len(m.results)
+    inject(context, [m.to_save()])
+    open_page(page, open_app)
+    games = open_from_menu(page, "Partidas")
+    games.get_by_role("listitem").nth(0).get_by_role("button").click()
+    viewer = page.get_by_role("dialog", name="Repetición · Semilla REVIEW-LONG")
+    viewer.wait_for()
+    page.wait_for_function("() => document.querySelector('.panel.viewer')?.dataset.step === '0'")
+    t0 = time.monotonic()
+    progress, answers, shot = [], [], False
+    while page.evaluate("() => document.querySelector('.panel.viewer').dataset.reviewed !== 'true'"):
+        now = page.evaluate(
+            """() => { const p = document.querySelector('.review-progress');
+                       const s = document.querySelector('.review-status');
+                       return p ? {value: p.value, max: p.max, text: s.textContent} : null; }"""
+        )
+        if now:
+            assert now["max"] == deals and now["text"] == f"Difícil revisa tus decisiones: mano {now['value']} de {deals}"
+            progress.append(now["value"])
+            if not shot and now["value"]:
+                for size in SIZES:
+                    page.set_viewport_size({"width": size[0], "height": size[1]})
+                    shoot(page, "viewer-progress", size)
+                page.set_viewport_size({"width": DESKTOP[0], "height": DESKTOP[1]})
+                shot = True
+        # The page answers while the worker reviews: a step forward shows at once.
+        step = viewer_state(page)["step"]
+        t = time.monotonic()
+        page.keyboard.press("ArrowRight")
+        page.wait_for_function("(s) => document.querySelector('.panel.viewer').dataset.step !== String(s)", arg=step)
+        answers.append(time.monotonic() - t)
+        assert time.monotonic() - t0 < 90, "the review never ended"
+        time.sleep(0.15)
+    took = time.monotonic() - t0
+    print(f"{deals} deals reviewed in the page in {took:.1f}s; progress seen {sorted(set(progress))}; "
+          f"slowest step while reviewing {max(answers) * 1000:.0f} ms")
+    assert len(set(progress)) >= 3 and max(progress) < deals  # shown in parts, as it went
+    assert max(answers) < 1.0
+    assert took < 40
+    assert "decisiones distintas de" in viewer.locator(".review").inner_text() or "1 decisión distinta" in viewer.locator(".review").inner_text()
