@@ -238,29 +238,31 @@ def test_a_40_deal_match_is_reviewed_in_a_few_seconds():
 
 
 def test_the_review_values_each_hand_once_per_decision(played, monkeypatch):
-    """One pass per decision: the review values no more hands than hard's choices alone
-    need, but at the decisions where a knock is legal (hard decides those by rule; its
-    scores of the discards are a pass of their own).  Asking hint() and then estimates()
-    at each differing decision valued every hand of it twice."""
+    """One pass per decision: at each decision the review values every hand that hard's
+    choice or its scores of the choices need exactly once (they share one evaluator).
+    Asking hint() and then estimates() valued the hands they both need twice."""
     from gin.ai import policy
 
     count = [0]
+    seen: set[int] = set()
     real = policy.Evaluator.value
 
     def counting(self, hand):
         count[0] += hand not in self.cache
+        seen.add(hand)
         return real(self, hand)
 
     monkeypatch.setattr(policy.Evaluator, "value", counting)
     r = review(played)
     in_review = count[0]
-    count[0] = 0
+    needed = 0
     m = Match.new(seed=played["seed"], rules=Rules.from_dict(played["rules"]))
     for action in played["actions"]:
         if m.to_act == 0 and len(m.legal_actions()) > 1:
             view = m.view(0)
+            seen.clear()
             ai.hint(view)
-            if {a["type"] for a in view["legal"]} & {"knock", "big_gin"}:
-                ai.estimates(view)
+            ai.estimates(view)
+            needed += len(seen)
         m.apply(action)
-    assert r["summary"]["differing"] > 5 and in_review == count[0]
+    assert r["summary"]["differing"] > 5 and in_review == needed

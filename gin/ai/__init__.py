@@ -66,7 +66,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .policy import DECIDE
+from .knowledge import Knowledge, bits
+from .policy import _NAMES, DECIDE, HARD, Evaluator, _stock_value, decide_hard, discard_scores, hard_evaluator
 from .pool import POOL as _POOL, STYLES
 
 __all__ = ["choose", "hint", "LEVELS", "ARENA_LEVELS", "POOL", "REASONS"]
@@ -133,14 +134,14 @@ def estimates(view: dict[str, Any]) -> dict[str, float] | None:
     knocks and big gin (which it decides by rule, not by score).  Used by the
     review (``gin.replay``) to say how much worse another choice was.
     """
-    from .knowledge import Knowledge, bits
-    from .policy import _NAMES, HARD, Evaluator, _stock_value, discard_scores
+    k = Knowledge(view)
+    return _estimates(view, k, hard_evaluator(k))
 
+
+def _estimates(view: dict[str, Any], k: Knowledge, ev: Evaluator) -> dict[str, float] | None:
     legal = view.get("legal") or []
     kinds = {a["type"] for a in legal}
-    k = Knowledge(view)
     hand = k.hand
-    ev = Evaluator(k, use_belief=True, knock_bonus=HARD.knock_bonus, gin_bonus=HARD.gin_bonus, horizon=HARD.horizon)
     if "take" in kinds or ("draw" in kinds and len(legal) > 1):
         with_top = hand | (1 << k.top)
         take = min(ev.value(with_top & ~(1 << d)) + HARD.danger * k.danger(d) for d in bits(hand))
@@ -158,51 +159,15 @@ def analyse(view: dict[str, Any]) -> dict[str, Any]:
     """``hint(view)`` and ``estimates(view)`` in one pass: ``{"action", "reason",
     "why", "estimates"}``, exactly ``{**hint(view), "estimates": estimates(view)}``.
 
-    For the review (``gin.replay``), which asks both at every decision: the
-    choice and the scores come from one ``Knowledge`` and one ``Evaluator``, so
-    every hand is valued once (the evaluator's cache) instead of once for the
-    choice and again for the scores.  It follows ``policy.decide_hard`` step by
-    step where hard decides by score (a take or pass, a draw with a choice, a
-    discard with no knock to weigh), with the same pieces of ``policy``; where
-    it decides by rule (a knock or big gin is legal, a forced draw) it asks
-    ``hint`` itself.  tests/test_ai_analyse.py checks the equality over seeded
-    matches, so a change to hard's policy that this does not follow fails there.
+    For the review (``gin.replay``), which asks both at every decision: hard's
+    decision and the scores share one ``Knowledge`` and one evaluator, so every
+    hand is valued once (the evaluator's cache) instead of once for the choice
+    and again for the scores (tests/test_ai_analyse.py checks the equality).
     """
-    from .knowledge import Knowledge, bits
-    from .policy import _NAMES, HARD, Evaluator, _discard_why, _hard_discard, _meld_with, _stock_value, discard_scores
-    from ..melds import discard_deadwood_masks, solve
-
-    legal = view.get("legal") or []
-    kinds = {a["type"] for a in legal}
-    choice = "take" in kinds or ("draw" in kinds and len(legal) > 1)
-    if not choice and ("discard" not in kinds or kinds & {"knock", "big_gin"}):
-        return {**hint(view), "estimates": estimates(view)}
+    if not view.get("legal"):
+        raise ValueError("the view has no legal action: not this seat's turn")
     k = Knowledge(view)
-    hand = k.hand
-    ev = Evaluator(k, use_belief=True, knock_bonus=HARD.knock_bonus, gin_bonus=HARD.gin_bonus, horizon=HARD.horizon)
-    if not choice:
-        d, _, plain = _hard_discard(k, ev, hand)
-        why = _discard_why(k, hand, d, plain)
-        scores = {f"discard:{_NAMES[c]}": key for key, _, c, _ in discard_scores(k, ev, hand)}
-        return {"action": {"type": "discard", "card": _NAMES[d]}, "reason": why["code"], "why": why, "estimates": scores}
-    t = k.top
-    with_top = hand | (1 << t)
-    take = min(ev.value(with_top & ~(1 << d)) + HARD.danger * k.danger(d) for d in bits(hand))
-    stock = _stock_value(k, ev, hand)
-    upcard = "take" in kinds
-    scores = {"take": take, "pass": stock} if upcard else {"draw:discard": take, "draw:stock": stock}
-    took = {"type": "take"} if upcard else {"type": "draw", "from": "discard"}
-    if k.big_gin and solve(with_top)[0] == 0:
-        action, why = took, {"code": "big_gin_available", "card": _NAMES[t]}
-    elif take < stock - HARD.take_margin:
-        action, meld = took, _meld_with(with_top, t)
-        if meld:
-            why = {"code": "completes_meld", "card": _NAMES[t], "meld": meld}
-        else:
-            after = min(v for i, v in discard_deadwood_masks(with_top).items() if i != t)
-            why = {"code": "take_upcard" if upcard else "take_discard", "card": _NAMES[t], "deadwood": after}
-    elif upcard:
-        action, why = {"type": "pass"}, {"code": "pass_upcard", "card": _NAMES[t]}
-    else:
-        action, why = {"type": "draw", "from": "stock"}, {"code": "draw_stock", "card": _NAMES[t]}
-    return {"action": action, "reason": why["code"], "why": why, "estimates": scores}
+    ev = hard_evaluator(k)
+    action, why = decide_hard(view, k=k, ev=ev)
+    why = {"code": why} if isinstance(why, str) else why
+    return {"action": action, "reason": why["code"], "why": why, "estimates": _estimates(view, k, ev)}

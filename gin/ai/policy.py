@@ -477,13 +477,19 @@ def _discard_why(k: Knowledge, hand: int, d: int, plain: int) -> dict[str, Any]:
     return {"code": "min_deadwood", "card": _NAMES[d], "deadwood": solve(rest)[0]}
 
 
-def decide_hard(view: dict[str, Any]) -> Decision:
-    k = Knowledge(view)
+def hard_evaluator(k: Knowledge) -> Evaluator:
+    """hard's hand evaluator for the position ``k`` (its belief about the unseen cards)."""
+    return Evaluator(k, use_belief=True, knock_bonus=HARD.knock_bonus, gin_bonus=HARD.gin_bonus, horizon=HARD.horizon)
+
+
+def decide_hard(view: dict[str, Any], *, k: Knowledge | None = None, ev: Evaluator | None = None) -> Decision:
+    """hard's decision.  ``k`` and ``ev`` (``Knowledge(view)`` and
+    ``hard_evaluator(k)``) may be given to share them, and the evaluator's
+    cache, with ``gin.ai.estimates`` (the review asks both)."""
+    k = Knowledge(view) if k is None else k
     kinds = _kinds(view)
     hand = k.hand
-    ev = Evaluator(
-        k, use_belief=True, knock_bonus=HARD.knock_bonus, gin_bonus=HARD.gin_bonus, horizon=HARD.horizon
-    )
+    ev = hard_evaluator(k) if ev is None else ev
     if "take" in kinds or ("draw" in kinds and len(view["legal"]) > 1):
         t = k.top
         with_top = hand | (1 << t)
