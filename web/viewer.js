@@ -24,6 +24,7 @@ const REVIEW_MS = 800;
 // another has booted from the snapshot (about 1.3 s; bench/web.py review).
 const HELPERS_FROM = 9;
 const MAX_HELPERS = 3;
+const GB_PER_HELPER = 2;
 const reviews = new Map(); // matchId -> finished review, for this page's life
 let reviewing = Promise.resolve(); // the review under way, if any
 
@@ -359,11 +360,16 @@ export function openViewer(save, ctx) {
     review = { differing: [], summary: null, done: 0, total, finished: false };
     const parts = new Map(); // first deal -> the engine's answer for its part
     const returned = []; // parts an extra engine failed to answer
+    const helpers = extraEngines(total);
     let next = 1;
     const take = (size) => {
       if (returned.length) return returned.shift();
       if (next > total) return null;
-      const part = [next, Math.min(total, next + size - 1)];
+      // Near the end, no engine takes more than its share of what is left,
+      // so they finish together.
+      const working = 1 + helpers.filter((h) => !h.gone).length;
+      const share = Math.max(1, Math.ceil((total - next + 1) / working));
+      const part = [next, Math.min(total, next + Math.min(size, share) - 1)];
       next = part[1] + 1;
       return part;
     };
@@ -381,7 +387,6 @@ export function openViewer(save, ctx) {
       const perDeal = (performance.now() - began) / (part[1] - part[0] + 1);
       return Math.max(1, Math.min(10, Math.round(REVIEW_MS / Math.max(perDeal, 1))));
     };
-    const helpers = extraEngines(total);
     endReview = () => helpers.forEach(dismiss);
 
     async function mainLoop() {
@@ -468,12 +473,16 @@ export function openViewer(save, ctx) {
   }
 
   // Extra engines for a long match, one fewer than the cores (the page's own
-  // engine is one), at most MAX_HELPERS; each costs a worker's memory until
-  // the review ends or the viewer closes.
+  // engine is one), at most MAX_HELPERS, and one per GB_PER_HELPER of the
+  // device's memory where the browser says (navigator.deviceMemory): each
+  // costs a worker's memory (about 120 MB at its peak in Chromium,
+  // bench/web.py review) until the review ends or the viewer closes.
   function extraEngines(total) {
     if (total < HELPERS_FROM || typeof ctx.reviewEngine !== "function") return [];
     const cores = Number(navigator.hardwareConcurrency) || 1;
-    const count = Math.max(0, Math.min(MAX_HELPERS, cores - 1));
+    const memory = Number(navigator.deviceMemory) || 0; // GB, 0: not said
+    const byMemory = memory ? Math.floor(memory / GB_PER_HELPER) : MAX_HELPERS;
+    const count = Math.max(0, Math.min(MAX_HELPERS, cores - 1, byMemory));
     const helpers = [];
     for (let i = 0; i < count; i++) {
       let engine;
