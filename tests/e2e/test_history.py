@@ -707,6 +707,24 @@ def test_a_long_match_is_reviewed_by_extra_engines_with_progress_while_the_viewe
     assert max(answers) < 1.0
     assert took < 40
     assert "decisiones distintas de" in viewer.locator(".review").inner_text()
+    # An eleven-card hand (after a draw) wraps inside the table at every size, nothing clipped.
+    steps = gin_replay.replay(save)["steps"]
+    eleven = next(i for i, st in enumerate(steps) if len(st["state"]["hands"][0]) == 11)
+    page.keyboard.press("Home")
+    walk(page, eleven)
+    assert viewer_state(page)["step"] == eleven
+    for size in SIZES:
+        page.set_viewport_size({"width": size[0], "height": size[1]})
+        outside = page.evaluate(
+            """() => { const t = document.querySelector('.viewer-table').getBoundingClientRect();
+                       return [...document.querySelectorAll('.viewer-table .card')].filter(c => {
+                         const r = c.getBoundingClientRect();
+                         return r.left < t.left - 0.5 || r.right > t.right + 0.5; }).map(c => c.dataset.face); }"""
+        )
+        assert not outside, f"{size}: cards outside the table: {outside}"
+        no_sideways_scroll(page, f"eleven cards {size}")
+        shoot(page, "viewer-eleven", size)
+    page.set_viewport_size({"width": DESKTOP[0], "height": DESKTOP[1]})
     # Watched again: the finished review is kept, no engine is started for it.
     page.keyboard.press("Escape")
     games.get_by_role("listitem").nth(0).get_by_role("button").click()
@@ -716,7 +734,7 @@ def test_a_long_match_is_reviewed_by_extra_engines_with_progress_while_the_viewe
 
 
 def test_closing_the_viewer_mid_review_ends_its_extra_engines(page, open_app, context, dist):
-    """On 8 cores and 2 GB of memory one extra engine helps; closing the viewer ends it at once."""
+    """On 8 cores and 2 GB of memory one extra engine helps, offline too; closing the viewer ends it at once."""
     save, _ = long_match()
     inject(context, [save])
     context.add_init_script(EIGHT_CORES + TWO_GB)
@@ -728,10 +746,12 @@ def test_closing_the_viewer_mid_review_ends_its_extra_engines(page, open_app, co
     assert len(page.workers) == 2  # one extra: 2 GB of memory
     page.keyboard.press("Escape")
     assert only_the_page_engine_left(page), f"{len(page.workers)} workers after closing"
-    # Opened again, the review starts afresh (once the closed one has let go) and ends.
+    # Opened again offline, the review starts afresh (once the closed one has let go), the extra
+    # engine boots from the service worker's cache all the same, and it ends.
+    context.set_offline(True)
     games.get_by_role("listitem").nth(0).get_by_role("button").click()
     page.wait_for_function("() => document.querySelector('.panel.viewer')?.dataset.reviewed === 'true'", timeout=90_000)
-    assert_review_is_the_whole_match_review(page, save)
+    assert assert_review_is_the_whole_match_review(page, save)["engines"] == "2"
     assert only_the_page_engine_left(page)
 
 
