@@ -4,7 +4,7 @@
 // asks the composition root to draw; it never touches the DOM itself.
 
 import { createHistory } from "./history.js";
-import { createEngine, EngineError } from "./engine.js";
+import { createEngine, EngineError, REVIEW_ROLE } from "./engine.js";
 import { newSeed, seedFromHash } from "./seed.js";
 import { computerMove } from "./words.js";
 import { restoredKnock } from "./knock.js";
@@ -372,6 +372,8 @@ export function createController({ state, storage, draw, announce, notify, onRea
     keepUi,
     boot,
     call: (method, params) => engine.call(method, params),
+    // An extra engine for the viewer's review (the caller terminates it).
+    reviewEngine: () => createEngine({ role: REVIEW_ROLE }),
     history: finished,
     idle: () => work,
   };

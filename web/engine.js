@@ -26,7 +26,13 @@ export const BOOT_STAGES = ["start", "runtime", "installer", "engine", "ready"];
 // How long the worker may stay silent after it was started (see below).
 const START_TIMEOUT_MS = 30_000;
 
-export function createEngine({ workerUrl = null, onProgress = () => {} } = {}) {
+// The worker name of an extra engine for Difícil's review (worker.js REVIEWER):
+// it boots only from the cached snapshot and only reads shared storage.
+export const REVIEW_ROLE = "gin-review";
+
+// role: null for the page's engine (it adopts the worker boot.js started),
+// REVIEW_ROLE for an extra one, always a worker of its own.
+export function createEngine({ workerUrl = null, role = null, onProgress = () => {} } = {}) {
   const calls = new Map();
   let nextId = 1;
   let worker;
@@ -52,14 +58,17 @@ export function createEngine({ workerUrl = null, onProgress = () => {} } = {}) {
   onProgress("start");
   let startedAt = 0;
   let early = [];
-  const adopted = workerUrl ? null : globalThis.ginEarlyWorker; // started by boot.js, once
+  const adopted = workerUrl || role ? null : globalThis.ginEarlyWorker; // started by boot.js, once
   try {
     if (adopted) {
       worker = adopted.worker;
       startedAt = adopted.startedAt;
       early = adopted.adopt();
     } else {
-      worker = new Worker(workerUrl || new URL("./worker.js", import.meta.url), { type: "module" });
+      // A role goes in the worker's name, not in its URL: the service worker
+      // caches worker.js by URL, so a query string would miss it offline.
+      const options = role ? { type: "module", name: role } : { type: "module" };
+      worker = new Worker(workerUrl || new URL("./worker.js", import.meta.url), options);
       startedAt = performance.now();
     }
   } catch (err) {

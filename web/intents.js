@@ -357,6 +357,7 @@ export function createIntents({ state, game, draw, announce, setLanguage, clearL
       t: () => state.t,
       lang: () => state.lang,
       call,
+      reviewEngine: game.reviewEngine,
       speed: state.settings.speed,
       settings: () => ({ ...state.settings }),
       matchId,

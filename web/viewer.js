@@ -1,7 +1,8 @@
 // The replay viewer of a finished match, with Difícil's review.
 // The engine's `replay` gives every step (both hands face up: the match is
 // over, it refuses an unfinished one); `review` is asked a few deals at a
-// time so the page never freezes and the progress shows. Keyboard: arrows
+// time so the page never freezes and the progress shows, and for a long match
+// of extra engine workers too (reviewAll below). Keyboard: arrows
 // step, Home/End go to the first/last step, PageUp/PageDown jump a deal,
 // Escape closes.
 
@@ -18,7 +19,14 @@ const PLAY_MS = { slow: 1400, normal: 700, fast: 250 };
 // meanwhile (the worker reviews), and closing it waits for one call at most.
 const REVIEW_FIRST = 2;
 const REVIEW_MS = 800;
+// Extra engines (worker.js REVIEWER) join the page's own for a match of
+// HELPERS_FROM deals or more: below that one engine is done about as soon as
+// another has booted from the snapshot (about 1.3 s; bench/web.py review).
+const HELPERS_FROM = 9;
+const MAX_HELPERS = 3;
+const GB_PER_HELPER = 2;
 const reviews = new Map(); // matchId -> finished review, for this page's life
+let reviewing = Promise.resolve(); // the review under way, if any
 
 // The sentence of an action, per seat (literal keys: i18n tests look for them).
 const ACTION_KEYS = {
@@ -100,12 +108,14 @@ export function openViewer(save, ctx) {
   let speed = PLAY_MS[ctx.speed] ? ctx.speed : "fast";
   const id = ctx.matchId(save);
   let review = reviews.get(id) || null; // {differing, summary, done, total, failed}
+  let endReview = null; // terminates the review's extra engines
   const live = el("p", { class: "viewer-live sr-only", "aria-live": "polite" });
 
   const sheet = openSheet({
     id: "viewer",
     onClose: (opener) => {
       stop();
+      if (endReview) endReview(); // its extra engines go at once
       ctx.onClose(opener);
     },
     onKey(event) {
@@ -226,7 +236,8 @@ export function openViewer(save, ctx) {
         ),
       );
     }
-    return el("section", { class: "review", dataset: { differing: s.differing, decisions: s.decisions } }, head, lines, opinion);
+    const summed = { differing: s.differing, decisions: s.decisions, withCost: s.with_cost, totalCost: s.total_cost, costliest: s.costliest ? s.costliest.step : "" };
+    return el("section", { class: "review", dataset: summed }, head, lines, opinion);
   }
 
   function draw(focusKey = null) {
@@ -319,42 +330,177 @@ export function openViewer(save, ctx) {
     );
   }
 
+  // The review: the deals are handed out in parts, each engine asking for the
+  // next part as soon as it has answered one, so a slow or late engine never
+  // holds the others up; the parts are merged in deal order at the end (each
+  // part's steps are those of the whole match), so the result is the one a
+  // single `review` of the whole match gives.
   async function runReview() {
     if (review && (review.finished || review.failed)) return;
+    const previous = reviewing;
+    let release;
+    reviewing = new Promise((resolve) => (release = resolve));
+    try {
+      await previous; // never two reviews at once (a viewer closed and opened again)
+      if (sheet.closed) return;
+      review = reviews.get(id) || null;
+      if (review) {
+        markReviewed();
+        draw();
+        return;
+      }
+      await reviewAll();
+    } finally {
+      release();
+    }
+  }
+
+  async function reviewAll() {
     const total = data.deals.length;
     review = { differing: [], summary: null, done: 0, total, finished: false };
-    let decisions = 0;
-    try {
+    const parts = new Map(); // first deal -> the engine's answer for its part
+    const returned = []; // parts an extra engine failed to answer
+    const helpers = extraEngines(total);
+    let next = 1;
+    const take = (size) => {
+      if (returned.length) return returned.shift();
+      if (next > total) return null;
+      // Near the end, no engine takes more than its share of what is left,
+      // so they finish together.
+      const working = 1 + helpers.filter((h) => !h.gone).length;
+      const share = Math.max(1, Math.ceil((total - next + 1) / working));
+      const part = [next, Math.min(total, next + Math.min(size, share) - 1)];
+      next = part[1] + 1;
+      return part;
+    };
+    const engaged = new Set(); // the engines that answered a part
+    let over = false; // failed or closed: late answers are dropped
+    const answered = (engine, part, result) => {
+      if (over) return;
+      parts.set(part[0], result);
+      engaged.add(engine);
+      review.done += part[1] - part[0] + 1;
+      draw();
+    };
+    // Each engine sizes its parts from its own pace (see REVIEW_MS).
+    const nextSize = (began, part) => {
+      const perDeal = (performance.now() - began) / (part[1] - part[0] + 1);
+      return Math.max(1, Math.min(10, Math.round(REVIEW_MS / Math.max(perDeal, 1))));
+    };
+    endReview = () => helpers.forEach(dismiss);
+
+    async function mainLoop() {
       let size = REVIEW_FIRST;
-      for (let first = 1; first <= total; ) {
-        if (sheet.closed) {
-          review = null;
-          return;
-        }
-        const last = Math.min(total, first + size - 1);
+      for (let part; !sheet.closed && (part = take(size)); ) {
         const began = performance.now();
-        const part = await ctx.call("review", { save, deals: [first, last] });
-        const perDeal = (performance.now() - began) / (last - first + 1);
-        size = Math.max(1, Math.min(10, Math.round(REVIEW_MS / Math.max(perDeal, 1))));
-        first = last + 1;
-        review.differing.push(...part.differing);
-        decisions += part.summary.decisions;
-        review.done = last;
-        draw();
+        const result = await ctx.call("review", { save, deals: part });
+        size = nextSize(began, part);
+        answered("main", part, result);
       }
+    }
+
+    async function helperLoop(helper) {
+      try {
+        await helper.engine.ready;
+      } catch {
+        dismiss(helper); // no snapshot, no worker: the others do its share
+        return;
+      }
+      let size = REVIEW_FIRST;
+      for (let part; !helper.gone && !sheet.closed && (part = take(size)); ) {
+        const began = performance.now();
+        helper.busy = true;
+        try {
+          const result = await helper.engine.call("review", { save, deals: part });
+          size = nextSize(began, part);
+          answered(helper, part, result);
+        } catch (err) {
+          if (!helper.gone) console.warn("review (extra engine):", err);
+          returned.push(part); // someone else reviews it
+          dismiss(helper);
+        } finally {
+          helper.busy = false;
+        }
+      }
+      dismiss(helper);
+    }
+
+    const helping = helpers.map(helperLoop);
+    try {
+      await mainLoop();
+      // Nothing left to hand out: an engine still booting is not needed.
+      helpers.forEach((h) => h.busy || dismiss(h));
+      await Promise.all(helping);
+      if (returned.length) await mainLoop(); // what a failing extra engine left
     } catch (err) {
       console.warn("review:", err);
       review = { failed: true };
       draw();
       return;
+    } finally {
+      over = true;
+      helpers.forEach(dismiss);
+      endReview = null;
     }
-    const costed = review.differing.filter((d) => d.cost !== null && d.cost !== undefined);
-    const costliest = costed.length ? costed.reduce((a, b) => (b.cost > a.cost ? b : a)) : review.differing[0] || null;
-    review.summary = { decisions, differing: review.differing.length, with_cost: costed.length, costliest };
-    review.finished = true;
+    if (sheet.closed) {
+      review = null;
+      return;
+    }
+    const ordered = [...parts.keys()].sort((a, b) => a - b).map((first) => parts.get(first));
+    const differing = ordered.flatMap((part) => part.differing);
+    const decisions = ordered.reduce((n, part) => n + part.summary.decisions, 0);
+    // As gin.replay.review sums it up.
+    const costed = differing.filter((d) => d.cost !== null && d.cost !== undefined);
+    const costliest = costed.length ? costed.reduce((a, b) => (b.cost > a.cost ? b : a)) : differing[0] || null;
+    const totalCost = Number(costed.reduce((sum, d) => sum + d.cost, 0).toFixed(2));
+    review = {
+      differing,
+      summary: { decisions, differing: differing.length, with_cost: costed.length, total_cost: totalCost, costliest },
+      done: total,
+      total,
+      finished: true,
+      engines: engaged.size,
+    };
     reviews.set(id, review);
-    sheet.panel.dataset.reviewed = "true";
+    markReviewed();
     draw();
+  }
+
+  // For tests: done, and by how many engines (the page's and extra ones).
+  function markReviewed() {
+    sheet.panel.dataset.reviewed = "true";
+    sheet.panel.dataset.reviewEngines = String(review.engines);
+  }
+
+  // Extra engines for a long match, one fewer than the cores (the page's own
+  // engine is one), at most MAX_HELPERS, and one per GB_PER_HELPER of the
+  // device's memory where the browser says (navigator.deviceMemory): each
+  // costs a worker's memory (about 120 MB at its peak in Chromium,
+  // bench/web.py review) until the review ends or the viewer closes.
+  function extraEngines(total) {
+    if (total < HELPERS_FROM || typeof ctx.reviewEngine !== "function") return [];
+    const cores = Number(navigator.hardwareConcurrency) || 1;
+    const memory = Number(navigator.deviceMemory) || 0; // GB, 0: not said
+    const byMemory = memory ? Math.floor(memory / GB_PER_HELPER) : MAX_HELPERS;
+    const count = Math.max(0, Math.min(MAX_HELPERS, cores - 1, byMemory));
+    const helpers = [];
+    for (let i = 0; i < count; i++) {
+      let engine;
+      try {
+        engine = ctx.reviewEngine();
+      } catch {
+        break;
+      }
+      engine.ready.catch(() => {}); // handled in helperLoop
+      helpers.push({ engine, busy: false, gone: false });
+    }
+    return helpers;
+  }
+
+  function dismiss(helper) {
+    if (helper.gone) return;
+    helper.gone = true;
+    helper.engine.terminate();
   }
 
   draw("closeViewer");
@@ -364,7 +510,7 @@ export function openViewer(save, ctx) {
       data = result;
       index = 0;
       draw("forward");
-      if (review && review.finished) sheet.panel.dataset.reviewed = "true";
+      if (review && review.finished) markReviewed();
       return runReview();
     })
     .catch((err) => {

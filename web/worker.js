@@ -11,15 +11,25 @@
 // snapshot_fallback the reason a snapshot was not used; wheel is the
 // integrity of this build's gin wheel, snapshot the snapshot booted.
 //
+// A worker started with the name REVIEWER (new Worker(url, {name}): the same
+// URL, so the service worker's cache answers it offline) is an extra engine
+// for Difícil's review of a long match, running beside the page's own. It
+// only reads shared storage: it boots from the cached snapshot or not at all
+// (boot_error no_snapshot; the page's engine then reviews alone), so it never
+// stages fetches in Cache Storage nor mounts or writes the IDBFS cache, and
+// it answers `review` only.
+//
 // Messages to the page:
 //   {type: "progress", stage}                  stage: runtime | installer | engine
 //   {type: "ready", timings}
-//   {type: "boot_error", stage, code, detail}   code: no_wasm | missing_file | boot_failed
+//   {type: "boot_error", stage, code, detail}   code: no_wasm | missing_file | boot_failed | no_snapshot
 //   {id, ok: true, result}                      result: the bridge's parsed answer
 //   {id, ok: false, error: {code, message}}     the call never reached the engine
 
 // Replaced by build.py with the paths of this build's Pyodide and wheels.
 const BUILD = self.__GIN_BUILD;
+
+const REVIEWER = self.name === "gin-review"; // engine.js REVIEW_ROLE
 
 const base = new URL("./", self.location.href);
 const abs = (path) => new URL(path, base).href;
@@ -434,6 +444,8 @@ async function boot() {
   } catch (err) {
     if (!(err instanceof SnapshotUnusable)) throw err;
     reason = err.reason;
+    // The normal boot may write shared storage: not for a second worker.
+    if (REVIEWER) throw new BootError("runtime", "no_snapshot", err.message);
     if (reason !== "not_cached" && reason !== "none") console.warn(`gin: snapshot not used (${err.message}); booting normally`);
   }
   const result = await normalBoot(loadPyodide, options, timings, mark);
@@ -502,7 +514,7 @@ async function normalBoot(loadPyodide, options, timings, mark) {
 }
 
 function callBridge(method, params) {
-  if (typeof method !== "string" || method.startsWith("_")) {
+  if (typeof method !== "string" || method.startsWith("_") || (REVIEWER && method !== "review")) {
     return { ok: false, error: { code: "unknown_method", message: `no bridge method ${method}` } };
   }
   let fn;

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import json
+import shutil
 import sys
 import time
 from pathlib import Path
@@ -13,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from conftest import assert_readable
+from test_boot import snapshot_name, wait_controlled, wait_snapshot_cached
 from test_table import DESKTOP, button, settle, shoot
 from test_table_more import MATCH_KEY, put_in_storage, reload, saved
 
@@ -88,10 +90,10 @@ def inject(context, saves, extra=None):
     put_in_storage(context, items)
 
 
-def open_page(page, open_app, size=DESKTOP, seed="HIST-9999", settings=None):
+def open_page(page, open_app, size=DESKTOP, seed="HIST-9999", settings=None, url=None):
     page.set_viewport_size({"width": size[0], "height": size[1]})
     page.emulate_media(reduced_motion="reduce")
-    open_app(page, hash=f"#seed={seed}", settings=settings or {"speed": "instant", "level": "easy"})
+    open_app(page, url=url, hash=f"#seed={seed}", settings=settings or {"speed": "instant", "level": "easy"})
     view = settle(page)
     wait_history(page)
     return view
@@ -606,9 +608,8 @@ def test_review_marks_the_bad_discard_and_not_difficils_own_moves(page, open_app
     assert_readable(page, "English review")
 
 
-def test_a_long_match_is_reviewed_in_parts_with_progress_while_the_viewer_answers(page, open_app, context):
-    """A 53-deal match: the review (in the worker, a few deals per call) shows its progress as it
-    goes, the viewer steps at once meanwhile, and the whole review takes seconds."""
+def long_match():
+    """A finished 53-deal match (custom profile to 500, normal against normal) and its deal count."""
     rules = Rules.profile("custom", target=500)
     st = gin.arena.play_match("normal", "normal", "REVIEW-LONG", a_seat=0, rules=rules, keep_actions=True)
     m = gin.Match.new(seed="REVIEW-LONG", rules=rules)
@@ -616,24 +617,70 @@ def test_a_long_match_is_reviewed_in_parts_with_progress_while_the_viewer_answer
     for action in st.actions:
         m.apply(action)
     assert m.over and len(m.results) >= 40
-    deals = len(m.results)
-    inject(context, [m.to_save()])
+    return m.to_save(), len(m.results)
+
+
+# The machine's cores and memory as the page sees them: 8 cores and 8 GB, so the review may use
+# three extra engines (TWO_GB: only one).
+EIGHT_CORES = ("Object.defineProperty(Navigator.prototype, 'hardwareConcurrency', {get: () => 8});"
+               "Object.defineProperty(Navigator.prototype, 'deviceMemory', {get: () => 8, configurable: true});")
+TWO_GB = "Object.defineProperty(Navigator.prototype, 'deviceMemory', {get: () => 2});"
+
+REVIEW_SHOWN = """() => {
+    const p = document.querySelector('.panel.viewer');
+    const r = p.querySelector('.review');
+    return {engines: p.dataset.reviewEngines, summary: {...r.dataset},
+            steps: [...r.querySelectorAll('.review-item')].map(b => Number(b.dataset.key.split(':')[1]))};
+}"""
+
+
+def assert_review_is_the_whole_match_review(page, save):
+    """What the viewer shows is what one `review` of the whole match gives (merged in step order)."""
+    want = gin_replay.review(save)
+    shown = page.evaluate(REVIEW_SHOWN)
+    assert shown["steps"] == [d["step"] for d in want["differing"]]
+    s = want["summary"]
+    assert shown["summary"] == {"differing": str(s["differing"]), "decisions": str(s["decisions"]),
+                                "withCost": str(s["with_cost"]), "totalCost": shown["summary"]["totalCost"],
+                                "costliest": str(s["costliest"]["step"]) if s["costliest"] else ""}
+    assert float(shown["summary"]["totalCost"]) == s["total_cost"]
+    return shown
+
+
+def only_the_page_engine_left(page):
+    """Whether the page's workers come down to its own engine (within 10 s)."""
+    deadline = time.monotonic() + 10
+    while len(page.workers) > 1 and time.monotonic() < deadline:
+        page.wait_for_timeout(50)  # not time.sleep: Playwright hears of a closed worker meanwhile
+    return len(page.workers) == 1
+
+
+def test_a_long_match_is_reviewed_by_extra_engines_with_progress_while_the_viewer_answers(page, open_app, context, dist):
+    """A 53-deal match: the review is shared by the page's engine and three extra engine workers
+    (they boot from the cached snapshot), shows its progress in deals done, the viewer steps at
+    once meanwhile, the result is exactly the one-call review, and the extra workers are gone after."""
+    save, deals = long_match()
+    inject(context, [save])
+    context.add_init_script(EIGHT_CORES)
     open_page(page, open_app)
+    wait_snapshot_cached(page, snapshot_name(dist))
+    assert len(page.workers) == 1  # the page's engine
     games = open_from_menu(page, "Partidas")
     games.get_by_role("listitem").nth(0).get_by_role("button").click()
     viewer = page.get_by_role("dialog", name="Repetición · Semilla REVIEW-LONG")
     viewer.wait_for()
     page.wait_for_function("() => document.querySelector('.panel.viewer')?.dataset.step === '0'")
     t0 = time.monotonic()
-    progress, answers, shot = [], [], False
+    progress, answers, workers, shot = [], [], [], False
     while page.evaluate("() => document.querySelector('.panel.viewer').dataset.reviewed !== 'true'"):
+        workers.append(len(page.workers))
         now = page.evaluate(
             """() => { const p = document.querySelector('.review-progress');
                        const s = document.querySelector('.review-status');
                        return p ? {value: p.value, max: p.max, text: s.textContent} : null; }"""
         )
         if now:
-            assert now["max"] == deals and now["text"] == f"Difícil revisa tus decisiones: mano {now['value']} de {deals}"
+            assert now["max"] == deals and now["text"] == f"Difícil revisa tus decisiones: {now['value']} de {deals} manos"
             progress.append(now["value"])
             if not shot and now["value"]:
                 for size in SIZES:
@@ -641,7 +688,7 @@ def test_a_long_match_is_reviewed_in_parts_with_progress_while_the_viewer_answer
                     shoot(page, "viewer-progress", size)
                 page.set_viewport_size({"width": DESKTOP[0], "height": DESKTOP[1]})
                 shot = True
-        # The page answers while the worker reviews: a step forward shows at once.
+        # The page answers while the workers review: a step forward shows at once.
         step = viewer_state(page)["step"]
         t = time.monotonic()
         page.keyboard.press("ArrowRight")
@@ -650,9 +697,103 @@ def test_a_long_match_is_reviewed_in_parts_with_progress_while_the_viewer_answer
         assert time.monotonic() - t0 < 90, "the review never ended"
         time.sleep(0.15)
     took = time.monotonic() - t0
-    print(f"{deals} deals reviewed in the page in {took:.1f}s; progress seen {sorted(set(progress))}; "
-          f"slowest step while reviewing {max(answers) * 1000:.0f} ms")
+    shown = assert_review_is_the_whole_match_review(page, save)
+    print(f"{deals} deals reviewed in the page in {took:.1f}s by {shown['engines']} engines (workers seen {max(workers)}); "
+          f"progress seen {sorted(set(progress))}; slowest step while reviewing {max(answers) * 1000:.0f} ms")
+    assert max(workers) == 4  # the page's engine and three extra: at most three, one fewer than the cores
+    assert 2 <= int(shown["engines"]) <= 4
+    assert only_the_page_engine_left(page), f"{len(page.workers)} workers after the review"
     assert len(set(progress)) >= 3 and max(progress) < deals  # shown in parts, as it went
     assert max(answers) < 1.0
     assert took < 40
-    assert "decisiones distintas de" in viewer.locator(".review").inner_text() or "1 decisión distinta" in viewer.locator(".review").inner_text()
+    assert "decisiones distintas de" in viewer.locator(".review").inner_text()
+    # An eleven-card hand (after a draw) wraps inside the table at every size, nothing clipped.
+    steps = gin_replay.replay(save)["steps"]
+    eleven = next(i for i, st in enumerate(steps) if len(st["state"]["hands"][0]) == 11)
+    page.keyboard.press("Home")
+    walk(page, eleven)
+    assert viewer_state(page)["step"] == eleven
+    for size in SIZES:
+        page.set_viewport_size({"width": size[0], "height": size[1]})
+        outside = page.evaluate(
+            """() => { const t = document.querySelector('.viewer-table').getBoundingClientRect();
+                       return [...document.querySelectorAll('.viewer-table .card')].filter(c => {
+                         const r = c.getBoundingClientRect();
+                         return r.left < t.left - 0.5 || r.right > t.right + 0.5; }).map(c => c.dataset.face); }"""
+        )
+        assert not outside, f"{size}: cards outside the table: {outside}"
+        no_sideways_scroll(page, f"eleven cards {size}")
+        shoot(page, "viewer-eleven", size)
+    page.set_viewport_size({"width": DESKTOP[0], "height": DESKTOP[1]})
+    # Watched again: the finished review is kept, no engine is started for it.
+    page.keyboard.press("Escape")
+    games.get_by_role("listitem").nth(0).get_by_role("button").click()
+    page.wait_for_function("() => document.querySelector('.panel.viewer')?.dataset.reviewed === 'true'")
+    assert len(page.workers) == 1
+    assert_review_is_the_whole_match_review(page, save)
+
+
+def test_closing_the_viewer_mid_review_ends_its_extra_engines(page, open_app, context, dist):
+    """On 8 cores and 2 GB of memory one extra engine helps, offline too; closing the viewer ends it at once."""
+    save, _ = long_match()
+    inject(context, [save])
+    context.add_init_script(EIGHT_CORES + TWO_GB)
+    open_page(page, open_app)
+    wait_snapshot_cached(page, snapshot_name(dist))
+    games = open_from_menu(page, "Partidas")
+    games.get_by_role("listitem").nth(0).get_by_role("button").click()
+    page.wait_for_function("() => document.querySelector('.review-progress')?.value > 0", timeout=30_000)
+    assert len(page.workers) == 2  # one extra: 2 GB of memory
+    page.keyboard.press("Escape")
+    assert only_the_page_engine_left(page), f"{len(page.workers)} workers after closing"
+    # Opened again offline, the review starts afresh (once the closed one has let go), the extra
+    # engine boots from the service worker's cache all the same, and it ends.
+    context.set_offline(True)
+    games.get_by_role("listitem").nth(0).get_by_role("button").click()
+    page.wait_for_function("() => document.querySelector('.panel.viewer')?.dataset.reviewed === 'true'", timeout=90_000)
+    assert assert_review_is_the_whole_match_review(page, save)["engines"] == "2"
+    assert only_the_page_engine_left(page)
+
+
+def test_without_the_snapshot_the_page_engine_reviews_alone_and_the_extra_ones_write_nothing(page, open_app, context, make_server, dist, tmp_path):
+    """An extra engine boots only from the cached snapshot (the normal boot may write shared
+    storage): with none, it is not used and the page's own engine does the whole review."""
+    site = tmp_path / "site"
+    shutil.copytree(dist, site)
+    (site / "snapshot" / snapshot_name(site)).unlink()
+    srv = make_server(site)
+    save, deals = long_match()
+    inject(context, [save])
+    context.add_init_script(EIGHT_CORES)
+    open_page(page, open_app, url=srv.url)
+    wait_controlled(page)
+    before = page.evaluate(STORAGE)
+    requests = len(context.requests)
+    games = open_from_menu(page, "Partidas")
+    games.get_by_role("listitem").nth(0).get_by_role("button").click()
+    page.wait_for_function("() => document.querySelector('.panel.viewer')?.dataset.reviewed === 'true'", timeout=90_000)
+    shown = assert_review_is_the_whole_match_review(page, save)
+    assert shown["engines"] == "1"
+    assert only_the_page_engine_left(page)
+    assert page.evaluate(STORAGE) == before
+    # No extra engine went on to the normal boot (the wheels micropip installs).
+    late = context.requests[requests:]
+    assert not [u for u in late if u.endswith(".whl")], late
+
+
+# Cache Storage (every cache and its entries) and IndexedDB's databases with their stores' keys.
+STORAGE = """async () => {
+    const out = {caches: {}, idb: {}};
+    for (const name of (await caches.keys()).sort()) {
+        out.caches[name] = (await (await caches.open(name)).keys()).map(r => r.url).sort();
+    }
+    for (const {name} of await indexedDB.databases()) {
+        const db = await new Promise((ok, no) => { const q = indexedDB.open(name); q.onsuccess = () => ok(q.result); q.onerror = () => no(q.error); });
+        for (const store of db.objectStoreNames) {
+            const keys = await new Promise((ok) => { const q = db.transaction(store).objectStore(store).getAllKeys(); q.onsuccess = () => ok(q.result.map(String)); });
+            out.idb[`${name}/${store}`] = keys.sort();
+        }
+        db.close();
+    }
+    return out;
+}"""
