@@ -474,14 +474,15 @@ export function openViewer(save, ctx) {
 
   // Extra engines for a long match, one fewer than the cores (the page's own
   // engine is one), at most MAX_HELPERS, and one per GB_PER_HELPER of the
-  // device's memory where the browser says (navigator.deviceMemory): each
-  // costs a worker's memory (about 120 MB at its peak in Chromium,
-  // bench/web.py review) until the review ends or the viewer closes.
+  // device's memory where the browser says (navigator.deviceMemory), one
+  // where it does not (Safari, Firefox): each costs a worker's memory (about
+  // 120 MB at its peak in Chromium, bench/web.py review) until the review
+  // ends or the viewer closes.
   function extraEngines(total) {
     if (total < HELPERS_FROM || typeof ctx.reviewEngine !== "function") return [];
     const cores = Number(navigator.hardwareConcurrency) || 1;
     const memory = Number(navigator.deviceMemory) || 0; // GB, 0: not said
-    const byMemory = memory ? Math.floor(memory / GB_PER_HELPER) : MAX_HELPERS;
+    const byMemory = memory ? Math.floor(memory / GB_PER_HELPER) : 1;
     const count = Math.max(0, Math.min(MAX_HELPERS, cores - 1, byMemory));
     const helpers = [];
     for (let i = 0; i < count; i++) {
