@@ -157,6 +157,23 @@ def strength() -> None:
         print(f"target: {a} wins >= {target:.0%} of matches: {verdict(wins >= target)} ({wins:.1%})\n", flush=True)
 
 
+def in_pyodide(node: str, code: str, label: str) -> dict | None:
+    """Runs ``code`` in Pyodide under Node (bench/ai_pyodide.mjs): ``{"python",
+    "result"}``, or None after printing why it failed."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "code.py"
+        path.write_text(code)
+        out = Path(tmp) / "out.json"
+        proc = subprocess.run(
+            [node, str(ROOT / "bench" / "ai_pyodide.mjs"), str(out), str(path)],
+            cwd=ROOT, capture_output=True, text=True, timeout=900,
+        )
+        if proc.returncode != 0:
+            print(f"{label}FAILED: {proc.stderr[-2000:]}")
+            return None
+        return json.loads(out.read_text())
+
+
 def pyodide() -> None:
     print("-- hard inside Pyodide under Node.js")
     node = shutil.which("node")
@@ -164,19 +181,10 @@ def pyodide() -> None:
         print("skipped: needs node and web/node_modules/pyodide (run `python3 build.py build`)")
         return
     matches = int(os.environ.get("BENCH_AI_PYODIDE_MATCHES", "4"))
-    with tempfile.TemporaryDirectory() as tmp:
-        code = Path(tmp) / "code.py"
-        code.write_text(PYODIDE_CODE % {"matches": matches})
-        out = Path(tmp) / "out.json"
-        t0 = time.perf_counter()
-        proc = subprocess.run(
-            [node, str(ROOT / "bench" / "ai_pyodide.mjs"), str(out), str(code)],
-            cwd=ROOT, capture_output=True, text=True, timeout=900,
-        )
-        if proc.returncode != 0:
-            print(f"FAILED: {proc.stderr[-2000:]}")
-            return
-        data = json.loads(out.read_text())
+    t0 = time.perf_counter()
+    data = in_pyodide(node, PYODIDE_CODE % {"matches": matches}, "")
+    if data is None:
+        return
     ms = [t * 1000 for t in json.loads(data["result"])]
     med = statistics.median(ms)
     print(
@@ -209,18 +217,9 @@ def review_speed() -> None:
     if node is None or not (ROOT / "web" / "node_modules" / "pyodide").is_dir():
         print("Pyodide: skipped: needs node and web/node_modules/pyodide (run `python3 build.py build`)")
         return
-    with tempfile.TemporaryDirectory() as tmp:
-        code = Path(tmp) / "code.py"
-        code.write_text(REVIEW_CODE % {"rounds": rounds})
-        out = Path(tmp) / "out.json"
-        proc = subprocess.run(
-            [node, str(ROOT / "bench" / "ai_pyodide.mjs"), str(out), str(code)],
-            cwd=ROOT, capture_output=True, text=True, timeout=900,
-        )
-        if proc.returncode != 0:
-            print(f"Pyodide: FAILED: {proc.stderr[-2000:]}")
-            return
-        result = json.loads(out.read_text())
+    result = in_pyodide(node, REVIEW_CODE % {"rounds": rounds}, "Pyodide: ")
+    if result is None:
+        return
     print(_review_line(f"Pyodide (Python {result['python'].split()[0]})", json.loads(result["result"]), REVIEW_TARGET))
 
 

@@ -155,6 +155,24 @@ def matches():
 # --- statistics ---------------------------------------------------------------------------------
 
 
+
+def assert_every_group(page, expected):
+    """Per level and per rule profile, the panel shows what gin/stats.py counts."""
+    for group in expected["groups"]:
+        page.select_option("#stats-level", group["level"] or "")
+        page.select_option("#stats-profile", group["profile"] or "")
+        assert shown_stats(page) == expected_stats(group), group
+
+
+def look_at_every_size(page, what, name):
+    """The open panel reads right, never scrolls sideways, and is shot at every size."""
+    for size in SIZES:
+        page.set_viewport_size({"width": size[0], "height": size[1]})
+        assert_readable(page, f"{what} {size}")
+        no_sideways_scroll(page, f"{what} {size}")
+        shoot(page, name, size)
+    page.set_viewport_size({"width": DESKTOP[0], "height": DESKTOP[1]})
+
 def test_statistics_count_export_import_and_clear(page, open_app, context, matches, tmp_path):
     inject(context, matches)
     open_page(page, open_app)
@@ -173,21 +191,13 @@ def test_statistics_count_export_import_and_clear(page, open_app, context, match
     assert "Se guardan solo en este navegador" in text
     assert shown_stats(page) == expected_stats(expected["all"])
     # Per level and per rule profile, as gin/stats.py counts them.
-    for group in expected["groups"]:
-        page.select_option("#stats-level", group["level"] or "")
-        page.select_option("#stats-profile", group["profile"] or "")
-        assert shown_stats(page) == expected_stats(group), group
+    assert_every_group(page, expected)
     page.select_option("#stats-level", "hard")
     page.select_option("#stats-profile", "standard")
     assert dialog.get_by_text("Aún no has jugado ninguna mano con estas opciones.").is_visible()
     page.select_option("#stats-level", "")
     page.select_option("#stats-profile", "")
-    for size in SIZES:
-        page.set_viewport_size({"width": size[0], "height": size[1]})
-        assert_readable(page, f"statistics {size}")
-        no_sideways_scroll(page, f"statistics {size}")
-        shoot(page, "stats", size)
-    page.set_viewport_size({"width": DESKTOP[0], "height": DESKTOP[1]})
+    look_at_every_size(page, "statistics", "stats")
 
     # Export: one JSON file with the statistics, the matches and the settings.
     with page.expect_download() as info:
@@ -353,20 +363,12 @@ def test_deals_count_as_they_end_under_their_level_and_an_abandoned_match_keeps_
     dialog = open_from_menu(page, "Estadísticas")
     assert "Cada mano cuenta al terminar" in dialog.inner_text()
     assert shown_stats(page) == expected_stats(expected["all"]) and shown_stats(page)["matches"] == "0"
-    for group in expected["groups"]:
-        page.select_option("#stats-level", group["level"] or "")
-        page.select_option("#stats-profile", group["profile"] or "")
-        assert shown_stats(page) == expected_stats(group), group
+    assert_every_group(page, expected)
     page.select_option("#stats-level", "easy")
     page.select_option("#stats-profile", "")
     assert shown_stats(page)["deals"] == "1"  # deal 1, before the level went up
     page.select_option("#stats-level", "")
-    for size in SIZES:
-        page.set_viewport_size({"width": size[0], "height": size[1]})
-        assert_readable(page, f"statistics of deals {size}")
-        no_sideways_scroll(page, f"statistics of deals {size}")
-        shoot(page, "stats-deals", size)
-    page.set_viewport_size({"width": DESKTOP[0], "height": DESKTOP[1]})
+    look_at_every_size(page, "statistics of deals", "stats-deals")
     page.keyboard.press("Escape")
     page.keyboard.press("Escape")
     # A reload counts nothing twice.
