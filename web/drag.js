@@ -23,8 +23,29 @@ function hold(node, transform) {
   return held;
 }
 
+// While a card is dragged along a manually sorted hand, the others make
+// room: each slides (the CSS `translate`, which composes with the lift of a
+// selected card) to the place it takes if the card is let go there. The
+// transition is inline too, so when the render of the new order strips the
+// style attribute (the keyed update does) the cards stay where they stand,
+// now by layout, without sliding back; the motion layer measures them there.
+const ROOM_MS = 160;
+
+function makeRoom(drag, at) {
+  if (!drag.others || drag.room === at) return;
+  drag.room = at;
+  drag.others.forEach((node, j) => {
+    const from = j < drag.index ? j : j + 1;
+    const to = at === null ? from : j < at ? j : j + 1;
+    const dx = drag.lefts[to] - drag.lefts[from];
+    node.style.transition = drag.still ? "none" : `translate ${ROOM_MS}ms ease-out`;
+    if (dx) node.style.translate = `${dx}px 0`;
+    else node.style.removeProperty("translate");
+  });
+}
+
 export function bindDrag(root, intents) {
-  let drag = null; // {card, node, x, y, moved, pointerId}
+  let drag = null; // {card, node, x, y, moved, pointerId; manual sort: index, others, lefts, room, still}
   let swallowClick = false;
 
   function pileAt(x, y) {
@@ -34,20 +55,24 @@ export function bindDrag(root, intents) {
     return x >= r.left && x <= r.right && y >= r.top && y <= r.bottom ? pile : null;
   }
 
-  // The hand's order with `card` moved to where x falls among the others,
-  // or null when the drop is not on the hand or the sort is not "manual".
-  function reordered(card, x, y) {
+  // Where among the other cards a drop at (x, y) puts the dragged card
+  // (their places when the drag began), or null when it is not on the hand
+  // or the sort is not "manual".
+  function slot(x, y) {
     const hand = root.querySelector(".table .hand.sort-manual");
-    if (!hand) return null;
+    if (!hand || !drag.others) return null;
     const r = hand.getBoundingClientRect();
     if (y < r.top - HAND_MARGIN_PX || y > r.bottom + HAND_MARGIN_PX) return null;
-    const others = [...hand.querySelectorAll(".hand-card")].filter((n) => n.dataset.card !== card);
-    const at = others.filter((n) => {
-      const b = n.getBoundingClientRect();
-      return b.left + b.width / 2 < x;
-    }).length;
-    const order = others.map((n) => n.dataset.card);
-    order.splice(at, 0, card);
+    const width = drag.node.getBoundingClientRect().width;
+    return drag.others.filter((_, j) => drag.lefts[j < drag.index ? j : j + 1] + width / 2 < x).length;
+  }
+
+  // The hand's order with the dragged card moved to where x falls, or null.
+  function reordered(x, y) {
+    const at = slot(x, y);
+    if (at === null) return null;
+    const order = drag.others.map((n) => n.dataset.card);
+    order.splice(at, 0, drag.card);
     return order;
   }
 
@@ -58,18 +83,24 @@ export function bindDrag(root, intents) {
 
   function end(event, drop) {
     if (!drag) return;
-    const { node, card, moved } = drag;
+    const current = drag;
+    const { node, card, moved } = current;
     const pile = root.querySelector(".table .discard-pile");
     if (pile) pile.classList.remove("drop-target");
     if (pile) pile.removeAttribute("data-drop");
     node.classList.remove("dragging");
+    if (!moved) {
+      drag = null;
+      return;
+    }
+    const order = drop && !pileAt(event.clientX, event.clientY) ? reordered(event.clientX, event.clientY) : null;
     drag = null;
-    if (!moved) return;
     swallowClick = true;
     const transform = node.style.transform;
     const held = hold(node, transform || "none");
     node.style.removeProperty("transform");
     if (drop && pileAt(event.clientX, event.clientY)) {
+      makeRoom(current, null);
       // Held until the engine has answered: gone with the node when the
       // card went to the pile; back to its place when the move was refused.
       Promise.resolve(intents.dragDiscard({ card })).finally(() => {
@@ -78,14 +109,14 @@ export function bindDrag(root, intents) {
       });
       return;
     }
-    const order = drop ? reordered(card, event.clientX, event.clientY) : null;
     const before = [...root.querySelectorAll(".table .hand .hand-card")].map((n) => n.dataset.card);
     if (order && order.join() !== before.join()) {
-      intents.reorder({ order }); // renders now: motion flies the card from the held place
+      intents.reorder({ order }); // renders now: motion flies the cards on from where they stand
       held.cancel();
       return;
     }
-    // Not on the pile: back to its place.
+    // Not on the pile nor a new place: everything back to its place.
+    makeRoom(current, null);
     held.cancel();
     back(node, transform);
   }
@@ -111,11 +142,20 @@ export function bindDrag(root, intents) {
       drag.moved = true;
       drag.node.classList.add("dragging");
       drag.node.setPointerCapture?.(event.pointerId);
+      const cards = [...root.querySelectorAll(".table .hand.sort-manual .hand-card")];
+      if (cards.includes(drag.node)) {
+        drag.index = cards.indexOf(drag.node);
+        drag.others = cards.filter((n) => n !== drag.node);
+        drag.lefts = cards.map((n) => n.getBoundingClientRect().left);
+        drag.room = undefined;
+        drag.still = still(root);
+      }
     }
     drag.node.style.transform = `translate(${dx}px, ${dy}px) rotate(${Math.max(-8, Math.min(8, dx / 20))}deg)`;
+    const over = Boolean(pileAt(event.clientX, event.clientY));
+    makeRoom(drag, over ? null : slot(event.clientX, event.clientY));
     const pile = root.querySelector(".table .discard-pile");
     if (!pile) return;
-    const over = Boolean(pileAt(event.clientX, event.clientY));
     pile.classList.toggle("drop-target", over);
     pile.toggleAttribute("data-drop", over);
   });

@@ -265,6 +265,52 @@ def test_dragging_within_the_hand_reorders_it_and_the_order_survives(page, open_
         assert hand_cards(page) == [c for c in keep if c != card] + [drawn]
 
 
+def lefts(page):
+    return page.locator(".hand .hand-card").evaluate_all("els => els.map(e => e.getBoundingClientRect().left)")
+
+
+@pytest.mark.parametrize("size", [(390, 844), (1280, 800)], ids=["phone", "desktop"])
+def test_the_hand_makes_room_while_a_card_is_dragged_along_it(page, open_app, size):
+    to_draw(page, open_moving(page, open_app, size, reduced=True, settings=MANUAL))
+    button(page, "Mazo").click()
+    settle(page)
+    cards, start = hand_cards(page), lefts(page)
+    box = page.locator(f'.hand [data-card="{cards[1]}"]').bounding_box()
+    y = box["y"] + box["height"] / 2
+    page.mouse.move(box["x"] + 8, y)
+    page.mouse.down()
+    # Held past the middle of the sixth card: the third to the sixth slide one place left
+    # into the gap, the first and those after the sixth stay; nothing is dropped yet.
+    target = start[5] + (start[6] - start[5]) / 2 + box["width"] / 2 - 2
+    page.mouse.move(target, y, steps=8)
+    held = lefts(page)
+    for i in range(2, 6):
+        assert abs(held[i] - start[i - 1]) < 1.5, (i, held[i], start[i - 1])
+    for i in [0, *range(6, len(cards))]:
+        assert abs(held[i] - start[i]) < 1.5, (i, held[i], start[i])
+    assert hand_cards(page) == cards
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"manual-room-{size[0]}x{size[1]}.png"))
+    # Taken well above the hand (not onto the pile), the others go back to their places.
+    page.mouse.move(target, y - 260, steps=4)
+    back = lefts(page)
+    assert all(abs(back[i] - start[i]) < 1.5 for i in range(len(cards)) if i != 1), (back, start)
+    # Back over the same place and let go: the card goes there, and the others are
+    # already where the new order puts them (nothing slides back a card's step; a meld
+    # group the new order forms may open its 6 px gap, --fan-gap).
+    page.mouse.move(target, y, steps=4)
+    waiting = lefts(page)
+    page.mouse.up()
+    settle(page)
+    moved = cards[:1] + cards[2:6] + cards[1:2] + cards[6:]
+    assert hand_cards(page) == moved
+    after = dict(zip(hand_cards(page), lefts(page)))
+    for i, card in enumerate(cards):
+        if card != cards[1]:
+            assert abs(after[card] - waiting[i]) < 7.5, (card, after[card], waiting[i])
+    assert page.locator(".hand .hand-card[style*='translate']").count() == 0
+
+
 def test_a_card_dropped_on_the_pile_flies_from_the_drop_point(page, open_app):
     page.set_viewport_size({"width": 390, "height": 844})
     page.emulate_media(reduced_motion="no-preference")
