@@ -23,32 +23,25 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from gin import ai  # noqa: E402
+from gin import ai, arena  # noqa: E402
 from gin.ai import knowledge  # noqa: E402
 from gin.ai.knowledge import NEAR1, NEAR2, Knowledge, bits  # noqa: E402
-from gin.match import Match  # noqa: E402
 
 
 def collect(style: str, matches: int, seed: str):
     """Per position: (hidden count, [(a, b, c, held) per unseen card])."""
     out = []
-    for n in range(matches):
-        m = Match.new(seed=f"{seed}-{style}-{n}")
-        hard = n % 2
-        while not m.over and len(m.results) < 3:
-            seat = m.to_act
-            view = m.view(seat)
-            if seat == hard and view["phase"] == "discard":
-                k = Knowledge(view)
-                opp = m.deal.hand_masks[1 - seat]
-                hidden = max(0, k.opp_count - k.opp_known.bit_count())
-                cards = [
-                    ((NEAR1[i] & k.opp_discards).bit_count(), (NEAR1[i] & k.opp_refused).bit_count(),
-                     (NEAR2[i] & k.opp_picked).bit_count(), (opp >> i) & 1)
-                    for i in bits(k.unseen)
-                ]
-                out.append((hidden, cards))
-            m.apply(ai.choose(view, "hard" if seat == hard else style))
+    for m, seat, view in arena.positions("hard", style, f"{seed}-{style}", matches, max_deals=3):
+        if view["phase"] == "discard":
+            k = Knowledge(view)
+            opp = m.deal.hand_masks[1 - seat]
+            hidden = max(0, k.opp_count - k.opp_known.bit_count())
+            cards = [
+                ((NEAR1[i] & k.opp_discards).bit_count(), (NEAR1[i] & k.opp_refused).bit_count(),
+                 (NEAR2[i] & k.opp_picked).bit_count(), (opp >> i) & 1)
+                for i in bits(k.unseen)
+            ]
+            out.append((hidden, cards))
     return out
 
 

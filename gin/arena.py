@@ -25,7 +25,7 @@ import os
 import sys
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Iterator
 
 from . import ai
 from .match import Match
@@ -98,6 +98,24 @@ def play_match(
         s = m.scores
         st.winner = None if s[0] == s[1] else side[0 if s[0] > s[1] else 1]
     return st
+
+
+def positions(
+    a: str, b: str, seed: str, matches: int, *, rules: Rules | str | None = None, max_deals: int = 200
+) -> Iterator[tuple[Match, int, dict[str, Any]]]:
+    """``(match, seat, view)`` at each of ``a``'s decisions in ``matches`` matches
+    against ``b`` (match n: seed ``f"{seed}-{n}"``, ``a`` at seat n % 2), each
+    played on by both levels' choices once the caller has looked: for
+    measurements over real positions (the match holds what the view hides)."""
+    for n in range(matches):
+        m = Match.new(seed=f"{seed}-{n}", rules=rules)
+        a_seat = n % 2
+        while not m.over and len(m.results) < max_deals:
+            seat = m.to_act
+            view = m.view(seat)
+            if seat == a_seat:
+                yield m, seat, view
+            m.apply(ai.choose(view, a if seat == a_seat else b))
 
 
 def _one(args: tuple[str, str, str, int, dict[str, Any], int]) -> MatchStats:

@@ -17,9 +17,8 @@ import bisect
 
 import pytest
 
-from gin import ai
 from gin.ai.knowledge import Knowledge, bits
-from gin.match import Match
+from gin.arena import positions
 from gin.melds import _meld_masks
 
 
@@ -36,22 +35,16 @@ def _collect(style: str):
     """(predicted danger, melds?) per card hard could discard, and
     (predicted P(held), held?) per unseen card, over real positions."""
     danger, held = [], []
-    for n in range(16):
-        m = Match.new(seed=f"BELIEF-{style}-{n}", rules="traditional")
-        hard = n % 2
-        while not m.over and len(m.results) < 3:
-            seat = m.to_act
-            view = m.view(seat)
-            if seat == hard and view["phase"] == "discard":
-                k = Knowledge(view)
-                opp = m.deal.hand_masks[1 - seat]
-                for c in bits(k.hand):
-                    if c != k.taken:
-                        danger.append((k.danger(c), _would_meld(opp, c)))
-                prob = k.opp_prob()
-                for c in bits(k.unseen):
-                    held.append((prob[c], bool((opp >> c) & 1)))
-            m.apply(ai.choose(view, "hard" if seat == hard else style))
+    for m, seat, view in positions("hard", style, f"BELIEF-{style}", 16, rules="traditional", max_deals=3):
+        if view["phase"] == "discard":
+            k = Knowledge(view)
+            opp = m.deal.hand_masks[1 - seat]
+            for c in bits(k.hand):
+                if c != k.taken:
+                    danger.append((k.danger(c), _would_meld(opp, c)))
+            prob = k.opp_prob()
+            for c in bits(k.unseen):
+                held.append((prob[c], bool((opp >> c) & 1)))
     return danger, held
 
 
