@@ -138,10 +138,10 @@ def _is_foreign(url: str) -> bool:
     return parts.hostname not in ALLOWED_HOSTS
 
 
-@pytest.fixture
-def context(browser):
-    ctx = browser.new_context(locale="es-ES")
-    ctx.requests = []  # every URL requested, in order
+def guard_context(ctx):
+    """Record every URL ``ctx`` requests (``ctx.requests``, in order) and refuse
+    those to other hosts (kept in ``ctx.foreign`` for the test to fail on)."""
+    ctx.requests = []
     ctx.foreign = []
 
     def record(request) -> None:
@@ -158,6 +158,20 @@ def context(browser):
 
     ctx.on("request", record)
     ctx.route("**/*", guard)
+    return ctx
+
+
+def watch_errors(pg):
+    """Collect the page's uncaught errors and console errors in ``pg.errors``."""
+    pg.errors = []
+    pg.on("pageerror", lambda exc: pg.errors.append(f"pageerror: {exc}"))
+    pg.on("console", lambda msg: pg.errors.append(f"console.{msg.type}: {msg.text}") if msg.type == "error" else None)
+    return pg
+
+
+@pytest.fixture
+def context(browser):
+    ctx = guard_context(browser.new_context(locale="es-ES"))
     yield ctx
     foreign = list(ctx.foreign)
     ctx.close()
@@ -166,10 +180,7 @@ def context(browser):
 
 @pytest.fixture
 def page(context):
-    pg = context.new_page()
-    pg.errors = []
-    pg.on("pageerror", lambda exc: pg.errors.append(f"pageerror: {exc}"))
-    pg.on("console", lambda msg: pg.errors.append(f"console.{msg.type}: {msg.text}") if msg.type == "error" else None)
+    pg = watch_errors(context.new_page())
     yield pg
     errors = [e for e in pg.errors if not getattr(pg, "expect_errors", False)]
     assert not errors, "\n".join(errors)

@@ -14,7 +14,8 @@ import zlib
 from pathlib import Path
 
 import pytest
-from conftest import CHROMIUM_ARGS, _is_foreign
+from conftest import CHROMIUM_ARGS, guard_context, watch_errors
+from test_runtime import play_moves
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
@@ -65,26 +66,6 @@ def wait_for_service_worker(page) -> str:
              return registration.active.state;
            }"""
     )
-
-
-def play_moves(page, wait_idle, count: int) -> dict:
-    """`count` moves through the table (pass, draw from the stock, discard the
-    first card allowed), the computer answering each."""
-    view = wait_idle(page)
-    for _ in range(count):
-        page.wait_for_selector("#app[data-busy=false]")
-        if page.evaluate("window.ginApp.ui.panel") == "deal":
-            page.get_by_role("button", name="Siguiente", exact=True).click()
-        elif view["phase"].startswith("upcard"):
-            page.get_by_role("button", name="Pasar", exact=True).click()
-        elif view["phase"] == "draw":
-            page.get_by_role("button", name="Mazo", exact=True).click()
-        else:
-            card = next(a["card"] for a in view["legal"] if a["type"] == "discard")
-            page.locator(f'[data-card="{card}"]').click()
-            page.locator(f'[data-card="{card}"]').click()
-        view = wait_idle(page)
-    return view
 
 
 def match_as_seen(page) -> dict:
@@ -184,21 +165,8 @@ def profile(playwright_instance, tmp_path):
     ctx = playwright_instance.chromium.launch_persistent_context(
         str(tmp_path / "profile"), executable_path=os.environ["CHROMIUM"], args=CHROMIUM_ARGS, locale="es-ES"
     )
-    ctx.requests, ctx.foreign = [], []
-
-    def guard(route) -> None:
-        ctx.requests.append(route.request.url)
-        if _is_foreign(route.request.url):
-            ctx.foreign.append(route.request.url)
-            route.abort("blockedbyclient")
-        else:
-            route.continue_()
-
-    ctx.route("**/*", guard)
-    page = ctx.pages[0] if ctx.pages else ctx.new_page()
-    page.errors = []
-    page.on("pageerror", lambda exc: page.errors.append(f"pageerror: {exc}"))
-    page.on("console", lambda msg: page.errors.append(f"console.{msg.type}: {msg.text}") if msg.type == "error" else None)
+    guard_context(ctx)
+    page = watch_errors(ctx.pages[0] if ctx.pages else ctx.new_page())
     yield ctx, page
     errors, foreign = list(page.errors), list(ctx.foreign)
     ctx.close()

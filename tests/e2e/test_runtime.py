@@ -21,11 +21,11 @@ def play_moves(page, wait_idle, count: int) -> dict:
             break
         page.wait_for_selector("#app[data-busy=false]")
         if page.evaluate("window.ginApp.ui.panel") == "deal":
-            page.get_by_role("button", name="Siguiente").click()
+            page.get_by_role("button", name="Siguiente", exact=True).click()
         elif view["phase"].startswith("upcard"):
-            page.get_by_role("button", name="Pasar").click()
+            page.get_by_role("button", name="Pasar", exact=True).click()
         elif view["phase"] == "draw":
-            page.get_by_role("button", name="Mazo").click()
+            page.get_by_role("button", name="Mazo", exact=True).click()
         else:
             card = next(a["card"] for a in view["legal"] if a["type"] == "discard")
             page.locator(f'[data-card="{card}"]').click()
