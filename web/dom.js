@@ -27,6 +27,30 @@ export function el(tag, attrs = {}, ...children) {
   return node;
 }
 
+// A button that does an intent (input.js reads data-intent): class "btn" and
+// key the intent's name unless given; other attributes as for el().
+export function intentButton(text, intent, { key = intent, dataset = {}, ...attrs } = {}) {
+  return el("button", { type: "button", class: "btn", ...attrs, dataset: { intent, key, ...dataset }, text });
+}
+
+// A button with a click handler of its own (the sheets: statistics, the viewer).
+export function button(text, key, onClick, attrs = {}) {
+  const node = el("button", { type: "button", class: "btn", dataset: { key }, text, ...attrs });
+  node.addEventListener("click", onClick);
+  return node;
+}
+
+// A labelled <select> of [value, text] options that calls onChange(value) (the sheets).
+export function choice(id, label, value, options, onChange) {
+  const node = el(
+    "select",
+    { id, dataset: { key: id } },
+    options.map(([v, text]) => el("option", { value: String(v), selected: String(v) === String(value), text })),
+  );
+  node.addEventListener("change", () => onChange(node.value));
+  return el("div", { class: "field" }, el("label", { for: id, text: label }), node);
+}
+
 // A face-up card that is not a control (piles, panels, the opponent's known cards).
 export function faceCard(card, t, extra = "") {
   return el(

@@ -2,25 +2,9 @@
 // and "Partidas" (the kept finished matches, each opens in the viewer).
 // Text through textContent only (dom.js).
 
-import { el } from "./dom.js";
+import { button, choice, el } from "./dom.js";
 import { openSheet } from "./sheet.js";
 import { summarize, KEEP, LEVELS, PROFILES, ImportRefused } from "./history.js";
-
-function button(text, key, onClick, cls = "btn") {
-  const node = el("button", { type: "button", class: cls, dataset: { key }, text });
-  node.addEventListener("click", onClick);
-  return node;
-}
-
-function choice(id, label, value, options, onChange) {
-  const select = el(
-    "select",
-    { id, dataset: { key: id } },
-    options.map(([v, text]) => el("option", { value: v, selected: v === value, text })),
-  );
-  select.addEventListener("change", () => onChange(select.value));
-  return el("div", { class: "field" }, el("label", { for: id, text: label }), select);
-}
 
 function number(lang, n) {
   return new Intl.NumberFormat(lang === "en" ? "en-GB" : "es-ES", { maximumFractionDigits: 2 }).format(n);
@@ -85,11 +69,11 @@ export function openStats(ctx) {
               const ok = ctx.history.clear(ctx.currentSave());
               status = { kind: ok ? "ok" : "error", text: (tt) => tt(ok ? "stats.cleared" : "data.cannot_save") };
               draw("clear");
-            }, "btn danger"),
+            }, { class: "btn danger" }),
             button(t("btn.cancel"), "clearNo", () => {
               asking = false;
               draw("clear");
-            }, "btn ghost"),
+            }, { class: "btn ghost" }),
           ),
         )
       : null;
@@ -123,7 +107,7 @@ export function openStats(ctx) {
             status = null;
             draw("clearNo");
           }),
-          button(t("sheet.back_menu"), "closeStats", () => sheet.close(), "btn primary"),
+          button(t("sheet.back_menu"), "closeStats", () => sheet.close(), { class: "btn primary" }),
         ),
         input,
       ],
@@ -200,7 +184,7 @@ export function openGames(ctx) {
       [
         el("p", { class: "note", text: t("games.note", { n: KEEP }) }),
         items.length ? el("ol", { class: "game-list" }, items) : el("p", { class: "none", text: t("games.empty") }),
-        el("div", { class: "panel-buttons" }, button(t("sheet.back_menu"), "closeGames", () => sheet.close(), "btn primary")),
+        el("div", { class: "panel-buttons" }, button(t("sheet.back_menu"), "closeGames", () => sheet.close(), { class: "btn primary" })),
       ],
       focusKey,
     );

@@ -6,7 +6,7 @@
 // step, Home/End go to the first/last step, PageUp/PageDown jump a deal,
 // Escape closes.
 
-import { el, faceCard } from "./dom.js";
+import { button, choice, el, faceCard } from "./dom.js";
 import { byRank, orderMeld } from "./cards.js";
 import { openSheet } from "./sheet.js";
 import { operation } from "./panels.js";
@@ -167,18 +167,6 @@ export function openViewer(save, ctx) {
     draw("play");
   }
 
-  function btn(text, key, onClick, extra = {}) {
-    const node = el("button", { type: "button", class: "btn", dataset: { key }, text, ...extra });
-    node.addEventListener("click", onClick);
-    return node;
-  }
-
-  function select(idName, label, value, options, onChange) {
-    const node = el("select", { id: idName, dataset: { key: idName } }, options.map(([v, text]) => el("option", { value: String(v), selected: String(v) === String(value), text })));
-    node.addEventListener("change", () => onChange(node.value));
-    return el("div", { class: "field" }, el("label", { for: idName, text: label }), node);
-  }
-
   function reviewMark(t, lang, entry) {
     const cost = entry.cost === null || entry.cost === undefined ? null : entry.cost;
     return el(
@@ -224,7 +212,7 @@ export function openViewer(save, ctx) {
               "li",
               {},
               (() => {
-                const node = btn(t("review.item", { deal: d.deal_number, human: stepText(t, data.steps, d.step), hard: hardText(t, d) }), `review:${d.step}`, () => {
+                const node = button(t("review.item", { deal: d.deal_number, human: stepText(t, data.steps, d.step), hard: hardText(t, d) }), `review:${d.step}`, () => {
                   stop();
                   go(d.step, true);
                 }, { class: `btn ghost review-item${d.step === index ? " current" : ""}` });
@@ -245,11 +233,11 @@ export function openViewer(save, ctx) {
     const t = ctx.t();
     const lang = ctx.lang();
     if (error) {
-      sheet.fill(t("viewer.title"), [el("p", { class: "message refusal", role: "alert", text: t(error) }), btn(t("viewer.close"), "closeViewer", () => sheet.close(), { class: "btn primary" })], focusKey || "closeViewer");
+      sheet.fill(t("viewer.title"), [el("p", { class: "message refusal", role: "alert", text: t(error) }), button(t("viewer.close"), "closeViewer", () => sheet.close(), { class: "btn primary" })], focusKey || "closeViewer");
       return;
     }
     if (!data) {
-      sheet.fill(t("viewer.title"), [el("p", { role: "status", text: t("viewer.loading") }), btn(t("viewer.close"), "closeViewer", () => sheet.close(), { class: "btn primary" })], focusKey);
+      sheet.fill(t("viewer.title"), [el("p", { role: "status", text: t("viewer.loading") }), button(t("viewer.close"), "closeViewer", () => sheet.close(), { class: "btn primary" })], focusKey);
       return;
     }
     const step = data.steps[index];
@@ -294,16 +282,16 @@ export function openViewer(save, ctx) {
         el(
           "div",
           { class: "viewer-controls", role: "group", "aria-label": t("viewer.controls") },
-          btn(t("viewer.first"), "first", () => (stop(), go(0, true)), { "aria-keyshortcuts": "Home", disabled: index === 0 }),
-          btn(t("viewer.back"), "back", () => (stop(), go(index - 1, true)), { "aria-keyshortcuts": "ArrowLeft", disabled: index === 0 }),
-          btn(t(playing !== null ? "viewer.pause" : "viewer.play"), "play", play, { class: "btn primary" }),
-          btn(t("viewer.forward"), "forward", () => (stop(), go(index + 1, true)), { "aria-keyshortcuts": "ArrowRight", disabled: index === data.count - 1 }),
-          btn(t("viewer.last"), "last", () => (stop(), go(data.count - 1, true)), { "aria-keyshortcuts": "End", disabled: index === data.count - 1 }),
+          button(t("viewer.first"), "first", () => (stop(), go(0, true)), { "aria-keyshortcuts": "Home", disabled: index === 0 }),
+          button(t("viewer.back"), "back", () => (stop(), go(index - 1, true)), { "aria-keyshortcuts": "ArrowLeft", disabled: index === 0 }),
+          button(t(playing !== null ? "viewer.pause" : "viewer.play"), "play", play, { class: "btn primary" }),
+          button(t("viewer.forward"), "forward", () => (stop(), go(index + 1, true)), { "aria-keyshortcuts": "ArrowRight", disabled: index === data.count - 1 }),
+          button(t("viewer.last"), "last", () => (stop(), go(data.count - 1, true)), { "aria-keyshortcuts": "End", disabled: index === data.count - 1 }),
         ),
         el(
           "div",
           { class: "viewer-options" },
-          select(
+          choice(
             "viewer-deal",
             t("viewer.deal"),
             step.deal_number,
@@ -313,7 +301,7 @@ export function openViewer(save, ctx) {
               go(data.deals[Number(v) - 1].start, true);
             },
           ),
-          select("viewer-speed", t("menu.speed"), speed, ["slow", "normal", "fast"].map((v) => [v, t(`speed.${v}`)]), (v) => {
+          choice("viewer-speed", t("menu.speed"), speed, ["slow", "normal", "fast"].map((v) => [v, t(`speed.${v}`)]), (v) => {
             speed = v;
             if (playing !== null) {
               stop();
@@ -324,7 +312,7 @@ export function openViewer(save, ctx) {
         el("p", { class: "note viewer-keys", text: t("viewer.keys") }),
         reviewSection(t, lang),
         live,
-        el("div", { class: "panel-buttons" }, btn(t("viewer.close"), "closeViewer", () => sheet.close(), { class: "btn ghost" })),
+        el("div", { class: "panel-buttons" }, button(t("viewer.close"), "closeViewer", () => sheet.close(), { class: "btn ghost" })),
       ],
       focusKey,
     );
