@@ -4,7 +4,7 @@
 // the label is drawn from document.fullscreenElement on every render and the
 // page redraws on fullscreenchange.
 
-import { el } from "./dom.js";
+import { intentButton } from "./dom.js";
 
 // Where the browser has no Fullscreen API, or forbids it here (an iframe
 // without allowfullscreen, iOS Safari on a phone), there is no button at all.
@@ -29,10 +29,5 @@ export function onFullscreenChange(listener) {
 
 export function fullscreenButton(t) {
   if (!fullscreenAvailable()) return null;
-  return el("button", {
-    type: "button",
-    class: "btn",
-    dataset: { intent: "fullscreen", key: "fullscreen" },
-    text: t(isFullscreen() ? "menu.fullscreen_leave" : "menu.fullscreen_enter"),
-  });
+  return intentButton(t(isFullscreen() ? "menu.fullscreen_leave" : "menu.fullscreen_enter"), "fullscreen");
 }

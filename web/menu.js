@@ -1,7 +1,7 @@
 // The menu (always in the DOM, hidden while closed, so the seed can be read),
 // the "how to play" page and the new-match confirmation.
 
-import { dialog, el } from "./dom.js";
+import { dialog, el, intentButton } from "./dom.js";
 import { SHORTCUTS } from "./shortcuts.js";
 import { fullscreenButton } from "./fullscreen.js";
 
@@ -63,32 +63,17 @@ export function menuPanel(view, ui) {
         "div",
         { class: "menu-head" },
         el("h2", { id: "menu-title", text: t("menu.title") }),
-        el("button", {
-          type: "button",
-          class: "btn ghost",
-          dataset: { intent: "closeMenu", key: "closeMenu" },
-          text: t("btn.back"),
-        }),
+        intentButton(t("btn.back"), "closeMenu", { class: "btn ghost" }),
       ),
       el(
         "div",
         { class: "menu-actions" },
-        el("button", {
-          type: "button",
-          class: "btn primary",
-          dataset: { intent: "newMatch", key: "newMatch" },
-          text: t("btn.new"),
-        }),
-        el("button", {
-          type: "button",
-          class: "btn",
-          dataset: { intent: "replay", key: "replay" },
-          text: t("btn.replay"),
-        }),
-        el("button", { type: "button", class: "btn", dataset: { intent: "help", key: "help" }, text: t("btn.help") }),
+        intentButton(t("btn.new"), "newMatch", { class: "btn primary" }),
+        intentButton(t("btn.replay"), "replay"),
+        intentButton(t("btn.help"), "help"),
         fullscreenButton(t),
-        el("button", { type: "button", class: "btn", dataset: { intent: "stats", key: "stats" }, "aria-haspopup": "dialog", text: t("btn.stats") }),
-        el("button", { type: "button", class: "btn", dataset: { intent: "games", key: "games" }, "aria-haspopup": "dialog", text: t("btn.games") }),
+        intentButton(t("btn.stats"), "stats", { "aria-haspopup": "dialog" }),
+        intentButton(t("btn.games"), "games", { "aria-haspopup": "dialog" }),
       ),
       el("p", { class: "seed" }, `${t("menu.seed")}: `, el("output", { class: "seed-value", text: view.seed })),
       select(
@@ -192,12 +177,7 @@ export function helpPanel(view, ui) {
     el(
       "div",
       { class: "panel-buttons" },
-      el("button", {
-        type: "button",
-        class: "btn primary",
-        dataset: { intent: "closeHelp", key: "closeHelp" },
-        text: t("btn.back"),
-      }),
+      intentButton(t("btn.back"), "closeHelp", { class: "btn primary" }),
     ),
   );
 }
@@ -212,18 +192,8 @@ function confirmPanel(t, { title, text, intent, cancelKey }) {
     el(
       "div",
       { class: "panel-buttons" },
-      el("button", {
-        type: "button",
-        class: "btn primary",
-        dataset: { intent, key: intent },
-        text: t("btn.start_new"),
-      }),
-      el("button", {
-        type: "button",
-        class: "btn ghost",
-        dataset: { intent: "cancel", key: cancelKey },
-        text: t("btn.cancel"),
-      }),
+      intentButton(t("btn.start_new"), intent, { class: "btn primary" }),
+      intentButton(t("btn.cancel"), "cancel", { class: "btn ghost", key: cancelKey }),
     ),
   );
 }

@@ -1,7 +1,7 @@
 // The dialogs over the table: the knock confirmation, the deal result and the
 // match result. Built from the view and the UI state only.
 
-import { dialog, el, faceCard } from "./dom.js";
+import { dialog, el, faceCard, intentButton } from "./dom.js";
 import { cardFace, cardClasses, cardName, cardPoints, orderMeld, byRank } from "./cards.js";
 import { SHORTCUTS } from "./shortcuts.js";
 import { knockDiscard, knockLoss, layoffsLabel, loosePoints, points as pointsText } from "./words.js";
@@ -83,26 +83,11 @@ export function knockPanel(view, ui) {
     el(
       "div",
       { class: "panel-buttons" },
-      el("button", {
-        type: "button",
-        class: "btn primary",
-        dataset: { intent: "confirmKnock", key: "confirm" },
-        text: t("btn.confirm"),
-      }),
+      intentButton(t("btn.confirm"), "confirmKnock", { class: "btn primary", key: "confirm" }),
       draft.type === "big_gin"
         ? null
-        : el("button", {
-            type: "button",
-            class: "btn",
-            dataset: { intent: "resetKnock", key: "reset" },
-            text: t("btn.reset"),
-          }),
-      el("button", {
-        type: "button",
-        class: "btn ghost",
-        dataset: { intent: "cancel", key: "cancel" },
-        text: t("btn.cancel"),
-      }),
+        : intentButton(t("btn.reset"), "resetKnock", { key: "reset" }),
+      intentButton(t("btn.cancel"), "cancel", { class: "btn ghost" }),
     ),
   );
 }
@@ -209,13 +194,7 @@ export function dealResultPanel(view, ui) {
         dataset: { a: result.scores[0], b: result.scores[1] },
         text: t("result.totals", { a: result.scores[0], b: result.scores[1], target: rules.target }),
       }),
-      el("button", {
-        type: "button",
-        class: "btn primary",
-        "aria-keyshortcuts": SHORTCUTS.next,
-        dataset: { intent: "next", key: "next" },
-        text: t("btn.next"),
-      }),
+      intentButton(t("btn.next"), "next", { class: "btn primary", "aria-keyshortcuts": SHORTCUTS.next }),
     ),
   );
 }
@@ -275,25 +254,9 @@ export function matchResultPanel(view, ui) {
     el(
       "div",
       { class: "panel-buttons" },
-      el("button", {
-        type: "button",
-        class: "btn primary",
-        dataset: { intent: "again", key: "again" },
-        text: t("btn.again"),
-      }),
-      el("button", {
-        type: "button",
-        class: "btn",
-        dataset: { intent: "replay", key: "replay-final" },
-        text: t("btn.replay"),
-      }),
-      el("button", {
-        type: "button",
-        class: "btn",
-        dataset: { intent: "watch", key: "watch" },
-        "aria-haspopup": "dialog",
-        text: t("btn.watch"),
-      }),
+      intentButton(t("btn.again"), "again", { class: "btn primary" }),
+      intentButton(t("btn.replay"), "replay", { key: "replay-final" }),
+      intentButton(t("btn.watch"), "watch", { "aria-haspopup": "dialog" }),
     ),
   );
 }

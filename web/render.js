@@ -6,7 +6,7 @@
 
 import { BOOT_STAGES } from "./engine.js";
 import { cardFace, cardBack, cardClasses, cardName, bySuit, byRank, orderMeld, isSet } from "./cards.js";
-import { el, faceCard } from "./dom.js";
+import { el, faceCard, intentButton } from "./dom.js";
 import { morphChildren } from "./morph.js";
 import { SHORTCUTS } from "./shortcuts.js";
 import { computerMove, handCardName, ifDiscard, selectedPrompt } from "./words.js";
@@ -19,13 +19,7 @@ function topBar(view, ui) {
   return el(
     "header",
     { class: "topbar" },
-    el("button", {
-      type: "button",
-      class: "btn ghost menu-btn",
-      dataset: { intent: "openMenu", key: "menu" },
-      "aria-haspopup": "dialog",
-      text: t("btn.menu"),
-    }),
+    intentButton(t("btn.menu"), "openMenu", { class: "btn ghost menu-btn", key: "menu", "aria-haspopup": "dialog" }),
     el(
       "div",
       { class: "scoreboard", role: "group", "aria-label": t("bar.scores") },
@@ -49,20 +43,11 @@ function topBar(view, ui) {
       el("span", { class: "profile", text: t(`profile.${rules.profile}`) }),
       el("span", { class: "deal-no", text: t("bar.deal", { number: view.deal_number }) }),
     ),
-    el("button", {
-      type: "button",
+    intentButton(t("btn.faster"), "faster", {
       class: "btn ghost faster",
       "aria-pressed": String(ui.settings.speed === "fast" || ui.settings.speed === "instant"),
-      dataset: { intent: "faster", key: "faster" },
-      text: t("btn.faster"),
     }),
-    el("button", {
-      type: "button",
-      class: "btn hint-btn",
-      "aria-keyshortcuts": SHORTCUTS.hint,
-      dataset: { intent: "hint", key: "hint" },
-      text: t("btn.hint"),
-    }),
+    intentButton(t("btn.hint"), "hint", { class: "btn hint-btn", "aria-keyshortcuts": SHORTCUTS.hint }),
   );
 }
 
@@ -340,12 +325,11 @@ function actionBar(view, ui) {
   const mine = view.to_act === 0 && !view.over;
   const buttons = [];
   const button = (intent, label, cls = "", extra = {}) =>
-    el("button", {
-      type: "button",
+    intentButton(label, intent, {
       class: `btn action ${cls}`.trim(),
+      key: `act:${intent}${extra.kind ? `:${extra.kind}` : ""}`,
+      dataset: extra,
       "aria-keyshortcuts": SHORTCUTS[extra.kind || intent] || null,
-      dataset: { intent, key: `act:${intent}${extra.kind ? `:${extra.kind}` : ""}`, ...extra },
-      text: label,
     });
   if (mine && view.phase.startsWith("upcard")) {
     buttons.push(button("take", t("btn.take"), `primary${ui.hintTarget === "take" ? " hinted" : ""}`));
@@ -387,13 +371,7 @@ function notices(ui) {
         "p",
         { class: `notice ${notice.kind}`, dataset: { notice: notice.key } },
         el("span", { text: ui.t(notice.key) }),
-        el("button", {
-          type: "button",
-          class: "dismiss",
-          "aria-label": "×",
-          dataset: { intent: "dismiss", index, key: `dismiss:${index}` },
-          text: "×",
-        }),
+        intentButton("×", "dismiss", { class: "dismiss", key: `dismiss:${index}`, dataset: { index }, "aria-label": "×" }),
       ),
     ),
   );
