@@ -183,10 +183,7 @@ export function createIntents({ state, game, draw, announce, setLanguage, clearL
       play(async () => {});
     },
     help() {
-      state.ui.menuOpen = false;
-      state.ui.panel = "help";
-      state.ui.focus = "closeHelp";
-      draw();
+      fromMenu("help", "closeHelp");
     },
     closeHelp() {
       state.ui.panel = null;
@@ -195,10 +192,7 @@ export function createIntents({ state, game, draw, announce, setLanguage, clearL
       draw();
     },
     newMatch() {
-      state.ui.menuOpen = false;
-      state.ui.panel = "confirmNew";
-      state.ui.focus = "confirmNew";
-      draw();
+      fromMenu("confirmNew", "confirmNew");
     },
     confirmNew() {
       state.ui.panel = null;
@@ -230,13 +224,8 @@ export function createIntents({ state, game, draw, announce, setLanguage, clearL
     // once the player confirms (like "Nueva partida").
     replay() {
       if (!state.view) return;
+      if (!state.view.over) return fromMenu("confirmReplay", "confirmReplay");
       state.ui.menuOpen = false;
-      if (!state.view.over) {
-        state.ui.panel = "confirmReplay";
-        state.ui.focus = "confirmReplay";
-        draw();
-        return;
-      }
       intents.confirmReplay();
     },
     confirmReplay() {
@@ -325,15 +314,11 @@ export function createIntents({ state, game, draw, announce, setLanguage, clearL
     // Statistics, the kept matches and the replay viewer open in sheets of
     // their own (statspanel.js, viewer.js) and come back here.
     stats() {
-      state.ui.menuOpen = false;
-      state.ui.panel = "sheet"; // the table waits (and the computer with it)
-      draw();
+      fromMenu("sheet"); // the table waits (and the computer with it)
       openStats({ ...sheetContext(), applySettings: importSettings, onClose: backToMenu("stats") });
     },
     games() {
-      state.ui.menuOpen = false;
-      state.ui.panel = "sheet";
-      draw();
+      fromMenu("sheet");
       openGames({
         ...sheetContext(),
         watch: (save, back) => openViewer(save, { ...sheetContext(), onClose: back }),
@@ -351,6 +336,14 @@ export function createIntents({ state, game, draw, announce, setLanguage, clearL
       });
     },
   };
+
+  // Leaves the menu for a panel (and the focus to `focus`, when given).
+  function fromMenu(panel, focus) {
+    state.ui.menuOpen = false;
+    state.ui.panel = panel;
+    if (focus) state.ui.focus = focus;
+    draw();
+  }
 
   function sheetContext() {
     return {
