@@ -4,7 +4,7 @@
 // the label is drawn from document.fullscreenElement on every render and the
 // page redraws on fullscreenchange.
 
-import { intentButton } from "./dom.js";
+import { el, intentButton } from "./dom.js";
 
 // Where the browser has no Fullscreen API, or forbids it here (an iframe
 // without allowfullscreen, iOS Safari on a phone), there is no button at all.
@@ -16,11 +16,25 @@ export function isFullscreen() {
   return Boolean(document.fullscreenElement);
 }
 
+// Whether the browser refused the last request (Firefox does under automation
+// and wherever a permissions policy says no): the menu then says so under the
+// button instead of the click doing nothing. Cleared by the next attempt.
+let refused = false;
+
 // Must run inside the click that asked for it: requestFullscreen needs a user
-// gesture. A refusal changes nothing but the console.
-export function toggleFullscreen() {
-  const request = isFullscreen() ? document.exitFullscreen() : document.documentElement.requestFullscreen({ navigationUI: "hide" });
-  return Promise.resolve(request).catch((err) => console.warn("fullscreen:", err));
+// gesture. `redraw` shows the refusal (a success redraws on fullscreenchange).
+export function toggleFullscreen(redraw) {
+  refused = false;
+  let request;
+  try {
+    request = isFullscreen() ? document.exitFullscreen() : document.documentElement.requestFullscreen({ navigationUI: "hide" });
+  } catch (err) {
+    request = Promise.reject(err); // an engine that throws instead of rejecting
+  }
+  return Promise.resolve(request).catch(() => {
+    refused = true;
+    redraw();
+  });
 }
 
 export function onFullscreenChange(listener) {
@@ -29,5 +43,7 @@ export function onFullscreenChange(listener) {
 
 export function fullscreenButton(t) {
   if (!fullscreenAvailable()) return null;
-  return intentButton(t(isFullscreen() ? "menu.fullscreen_leave" : "menu.fullscreen_enter"), "fullscreen");
+  const button = intentButton(t(isFullscreen() ? "menu.fullscreen_leave" : "menu.fullscreen_enter"), "fullscreen");
+  if (!refused) return button;
+  return [button, el("p", { class: "note", role: "status", dataset: { key: "fullscreen-refused" }, text: t("menu.fullscreen_refused") })];
 }

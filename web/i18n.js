@@ -283,6 +283,7 @@ const DICT = {
     "lang.en": "English",
     "menu.fullscreen_enter": "Pantalla completa",
     "menu.fullscreen_leave": "Salir de pantalla completa",
+    "menu.fullscreen_refused": "Este navegador no permite la pantalla completa aquí.",
     // Statistics, kept matches, replay viewer and Difícil's review (issue 15:
     // history.js, statspanel.js, viewer.js).
     "btn.stats": "Estadísticas",
@@ -667,6 +668,7 @@ const DICT = {
     "lang.en": "English",
     "menu.fullscreen_enter": "Full screen",
     "menu.fullscreen_leave": "Exit full screen",
+    "menu.fullscreen_refused": "This browser does not allow full screen here.",
     // Statistics, kept matches, replay viewer and Difícil's review (issue 15:
     // history.js, statspanel.js, viewer.js).
     "btn.stats": "Statistics",

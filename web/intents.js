@@ -309,7 +309,7 @@ export function createIntents({ state, game, draw, announce, setLanguage, clearL
       boot();
     },
     fullscreen() {
-      toggleFullscreen(); // the fullscreenchange listener redraws
+      toggleFullscreen(draw); // a success redraws on fullscreenchange, a refusal through draw
     },
     // Statistics, the kept matches and the replay viewer open in sheets of
     // their own (statspanel.js, viewer.js) and come back here.
