@@ -973,6 +973,27 @@ def _playwright_chromium(py: Path) -> str | None:
     return path if path and Path(path).exists() else None
 
 
+def apt_install(packages: list[str], why: str) -> bool:
+    """Debian's `packages` via apt-get, when we are root on Debian (the package
+    lists are refreshed only if the first try fails); False when not installed."""
+    if not (hasattr(os, "geteuid") and os.geteuid() == 0 and shutil.which("apt-get")):
+        log(f"{why}; not root with apt-get, so {' '.join(packages)} cannot be installed here")
+        return False
+    log(f"{why}; installing Debian's {' '.join(packages)}")
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    install = ["apt-get", "install", "-y", "--no-install-recommends", *packages]
+    try:
+        run(install, env=env)
+    except subprocess.CalledProcessError:
+        try:
+            run(["apt-get", "update"], env=env)
+            run(install, env=env)
+        except subprocess.CalledProcessError as exc:
+            log(f"apt-get failed ({exc})")
+            return False
+    return True
+
+
 def find_chromium(py: Path) -> str:
     """CHROMIUM, else a system Chromium/Chrome, else Debian's chromium (as root),
     else Playwright's own download."""
@@ -985,14 +1006,7 @@ def find_chromium(py: Path) -> str:
     for name in names:
         if found := shutil.which(name):
             return found
-    if hasattr(os, "geteuid") and os.geteuid() == 0 and shutil.which("apt-get"):
-        log("no Chromium found; installing Debian's chromium")
-        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-        try:
-            run(["apt-get", "update"], env=env)
-            run(["apt-get", "install", "-y", "--no-install-recommends", "chromium"], env=env)
-        except subprocess.CalledProcessError as exc:
-            log(f"apt-get failed ({exc}); trying Playwright's download")
+    if apt_install(["chromium"], "no Chromium found"):
         for name in names:
             if found := shutil.which(name):
                 return found
@@ -1014,17 +1028,8 @@ def video_env(py: Path) -> dict[str, str]:
     ffmpeg-linux, the revision from the installed driver's browsers.json),
     in a browsers path of ours. {} when there is no ffmpeg: the recording
     tests then say so."""
-    if not shutil.which("ffmpeg") and hasattr(os, "geteuid") and os.geteuid() == 0 and shutil.which("apt-get"):
-        log("no ffmpeg found; installing Debian's ffmpeg (for the test videos)")
-        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-        try:
-            run(["apt-get", "install", "-y", "--no-install-recommends", "ffmpeg"], env=env)
-        except subprocess.CalledProcessError:
-            try:
-                run(["apt-get", "update"], env=env)
-                run(["apt-get", "install", "-y", "--no-install-recommends", "ffmpeg"], env=env)
-            except subprocess.CalledProcessError as exc:
-                log(f"apt-get failed ({exc}); the test videos will not be recorded")
+    if not shutil.which("ffmpeg"):
+        apt_install(["ffmpeg"], "no ffmpeg found (for the test videos)")
     ffmpeg = shutil.which("ffmpeg")
     if not ffmpeg:
         return {}
@@ -1043,6 +1048,45 @@ def video_env(py: Path) -> dict[str, str]:
     return {"PLAYWRIGHT_BROWSERS_PATH": str(browsers)}
 
 
+# The other engines of the cross-engine set (tests/e2e/test_engines.py), from
+# Debian: variable -> (how to tell it is there, the package that brings it).
+# WebKitWebDriver drives a window of ours (tests/e2e/webkit_window.py), a GTK
+# WebKit view run by the system's Python with PyGObject, under Xvfb.
+WEBKIT_GI = "import gi; gi.require_version('Gtk', '3.0'); gi.require_version('WebKit2', '4.1'); from gi.repository import Gtk, WebKit2"
+ENGINE_TOOLS = {
+    "GIN_FIREFOX": ("firefox-esr", "firefox-esr"),
+    "GIN_WEBKIT_DRIVER": ("WebKitWebDriver", "webkit2gtk-driver"),
+    "GIN_XVFB": ("Xvfb", "xvfb"),
+    "GIN_WEBKIT_PYTHON": (WEBKIT_GI, "gir1.2-webkit2-4.1 python3-gi"),
+}
+
+
+def _engine_tool(var: str) -> str | None:
+    """The tool's path (the variable's value when it is set), or None."""
+    probe, _ = ENGINE_TOOLS[var]
+    if var != "GIN_WEBKIT_PYTHON":
+        return shutil.which(os.environ.get(var) or probe)
+    python = os.environ.get(var) or "/usr/bin/python3"
+    if Path(python).exists() and subprocess.run([python, "-c", probe], capture_output=True).returncode == 0:
+        return python
+    return None
+
+
+def find_engines() -> dict[str, str]:
+    """Firefox ESR, WebKitWebDriver, Xvfb and a Python with WebKit's GObject
+    bindings: found, else installed from Debian (as root). A missing one is
+    passed as "" so the cross-engine tests fail and say which."""
+    found = {var: _engine_tool(var) for var in ENGINE_TOOLS}
+    missing = [var for var, path in found.items() if path is None]
+    if missing:
+        packages = " ".join(ENGINE_TOOLS[var][1] for var in missing).split()
+        if apt_install(packages, "missing for the cross-engine tests: " + ", ".join(missing)):
+            found.update({var: _engine_tool(var) for var in missing})
+    for var, path in found.items():
+        log(f"{var}: {path or 'MISSING (its tests will fail)'}")
+    return {var: path or "" for var, path in found.items()}
+
+
 def prepare() -> tuple[Path, str]:
     py = ensure_venv()
     build()
@@ -1053,7 +1097,7 @@ def prepare() -> tuple[Path, str]:
 
 def test(pytest_args: list[str]) -> int:
     py, chromium = prepare()
-    env = {**os.environ, "CHROMIUM": chromium, **video_env(py)}
+    env = {**os.environ, "CHROMIUM": chromium, **video_env(py), **find_engines()}
     cmd = [str(py), "-m", "pytest", *pytest_args]
     log("$ " + " ".join(cmd))
     code = subprocess.run(cmd, cwd=ROOT, env=env).returncode
