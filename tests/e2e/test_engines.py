@@ -1,0 +1,351 @@
+"""The cross-engine set: the same player's path in Chromium, Firefox (Gecko) and WebKit.
+
+Per engine, one browser and one page walk through: the first visit (normal
+boot) on ``#seed=12345`` dealing CPython's hand, a whole deal through the
+visible controls at exactly 390×844, a drag to the pile, a reload mid-deal (the
+snapshot boot, the view and the selection unchanged), the fullscreen control,
+the sheets' scrollbars, the card font, and an offline reload with the server
+stopped. No console warning or error, from the page or its workers, is allowed
+after any step, and every screen is saved to test-artifacts/engines-<engine>-*.png.
+
+Firefox and WebKit come from Debian (build.py test installs them and passes
+their paths, see engine_drivers.py); a missing one fails here, never skips.
+Run one engine alone: ``python3 build.py test tests/e2e/test_engines.py -k webkit``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+
+import pytest
+from conftest import ROOT, Server, assert_readable, i18n_dictionaries
+from engine_drivers import Engine, EngineError, Firefox, WebKit
+
+ARTIFACTS = ROOT / "test-artifacts"
+PHONE = (390, 844)
+SEED = "12345"
+SETTINGS = {"speed": "instant"}
+# Pyodide's first boot in Firefox and WebKit on a loaded 2-core machine takes
+# tens of seconds; the snapshot boot a few.
+READY_TIMEOUT_S = 180
+TIMES: dict[str, dict[str, float]] = {}
+T = i18n_dictionaries()["es"]
+
+
+# --------------------------------------------------------------------------- Chromium
+
+
+class Chromium(Engine):
+    """The same interface over Playwright, for the set's Chromium leg."""
+
+    name = "chromium"
+
+    def __init__(self, browser, width: int, height: int) -> None:
+        self.context = browser.new_context(locale="es-ES", viewport={"width": width, "height": height})
+        self.page = self.context.new_page()
+        self._logs: list[str] = []
+
+        def keep(msg) -> None:
+            if msg.type in ("warning", "error"):
+                self._logs.append(f"{msg.type}: {msg.text}")
+
+        self.page.on("console", keep)
+        self.page.on("worker", lambda worker: worker.on("console", keep))
+        self.page.on("pageerror", lambda exc: self._logs.append(f"pageerror: {exc}"))
+
+    def goto(self, url: str) -> None:
+        self.page.goto(url)
+
+    def reload(self) -> None:
+        self.page.reload()
+
+    def _call(self, source: str, args_json: str):
+        value = self.page.evaluate(f"async (json) => JSON.stringify(await ({source})(...JSON.parse(json)))", args_json)
+        return json.loads(value) if value is not None else None
+
+    def actions(self, pointer: list[dict]) -> None:
+        mouse = self.page.mouse
+        for step in pointer:
+            if step["type"] == "pointerMove":
+                mouse.move(step["x"], step["y"])
+            elif step["type"] == "pointerDown":
+                mouse.down()
+            elif step["type"] == "pointerUp":
+                mouse.up()
+
+    def screenshot(self, path: Path) -> None:
+        self.page.screenshot(path=str(path))
+
+    def viewport(self, width: int, height: int) -> None:
+        self.page.set_viewport_size({"width": width, "height": height})
+
+    def console(self) -> list[str]:
+        out, self._logs[:] = list(self._logs), []
+        return out
+
+    def close(self) -> None:
+        self.context.close()
+
+
+def _tool(var: str, package: str) -> str:
+    path = os.environ.get(var)
+    if not path:
+        pytest.fail(f"{var} is not set: Debian's {package} is missing (python3 build.py test installs it as root)")
+    return path
+
+
+def launch(name: str, request) -> Engine:
+    if name == "chromium":
+        return Chromium(request.getfixturevalue("browser"), *PHONE)
+    if name == "firefox":
+        return Firefox(_tool("GIN_FIREFOX", "firefox-esr"), *PHONE)
+    return WebKit(
+        _tool("GIN_WEBKIT_DRIVER", "webkit2gtk-driver"),
+        _tool("GIN_XVFB", "xvfb"),
+        _tool("GIN_WEBKIT_PYTHON", "gir1.2-webkit2-4.1"),
+        *PHONE,
+    )
+
+
+class Visit:
+    """One engine on a private server (its own origin, so its own service worker)."""
+
+    def __init__(self, engine: Engine, server: Server) -> None:
+        self.engine, self.server = engine, server
+
+    def shot(self, screen: str) -> None:
+        ARTIFACTS.mkdir(exist_ok=True)
+        self.engine.screenshot(ARTIFACTS / f"engines-{self.engine.name}-{screen}.png")
+
+    def ready(self, timeout_s: float = READY_TIMEOUT_S) -> dict:
+        return self.engine.wait(
+            "() => window.ginReady && (window.__ready || (window.ginReady.then(v => { window.__ready = v; }), null))",
+            timeout_s=timeout_s,
+            what="window.ginReady",
+        )
+
+    def idle(self) -> dict:
+        """Until the engine's queue is empty and it is not the computer's turn."""
+        return self.engine.call(
+            """async () => {
+                 for (;;) {
+                   await window.ginApp.idle();
+                   const v = window.ginApp.view;
+                   if (!v || v.over || v.to_act !== 1) return v;
+                   await new Promise(r => setTimeout(r, 20));
+                 }
+               }"""
+        )
+
+    def ui(self) -> dict:
+        return self.engine.call("() => window.ginApp.ui")
+
+    def press(self, intent: str, text_key: str) -> None:
+        """Tap the visible button of `intent`, which must read its Spanish text."""
+        selector = f'button[data-intent="{intent}"]'
+        self.engine.center(selector)
+        label = self.engine.call("(sel) => document.querySelector(sel).textContent.trim()", selector)
+        assert label == T[text_key], (intent, label)
+        self.engine.tap(selector)
+
+
+@pytest.fixture(scope="module", params=["chromium", "firefox", "webkit"])
+def visit(request, dist):
+    server = Server()
+    engine = launch(request.param, request)
+    try:
+        # Settings on the origin before the game's first visit (an image of
+        # the site: no page script, no service worker).
+        engine.goto(server.url + "icons/favicon-32.png")
+        engine.call("(k, v) => localStorage.setItem(k, v)", "gin.settings.v1", json.dumps(SETTINGS))
+        yield Visit(engine, server)
+    finally:
+        engine.close()
+        server.stop()
+    TIMES[request.param]["set_s"] = round(time.monotonic() - TIMES[request.param]["start"], 1)
+    print(f"\n{request.param}: {json.dumps({k: v for k, v in TIMES[request.param].items() if k != 'start'})}")
+
+
+@pytest.fixture(autouse=True)
+def quiet_console(visit):
+    """No console warning or error (page or workers) during the test."""
+    visit.engine.console()
+    yield
+    messages = visit.engine.console()
+    assert not messages, f"{visit.engine.name} console:\n" + "\n".join(messages)
+
+
+def cpython_first_turn(settings: dict) -> dict:
+    """The seeded match in CPython up to the player's first decision."""
+    from gin import bridge
+
+    params = {"seed": SEED, "profile": settings["profile"], "options": {}, "level": settings["level"]}
+    answer = json.loads(bridge.new_match(json.dumps(params)))
+    while answer["ok"] and answer["view"]["to_act"] == 1:
+        answer = json.loads(bridge.computer_step("{}"))
+    assert answer["ok"], answer
+    return answer["view"]
+
+
+def test_first_visit_boots_and_deals_cpythons_seeded_hand(visit):
+    engine = visit.engine
+    start = time.monotonic()
+    TIMES[engine.name] = {"start": start}
+    engine.goto(visit.server.url + "#seed=" + SEED)
+    ready = visit.ready()
+    TIMES[engine.name]["first_visit_s"] = round(time.monotonic() - start, 1)
+    TIMES[engine.name]["first_boot"] = ready["timings"]["boot"]
+    # A first visit has no snapshot yet: the normal boot.
+    assert ready["timings"]["boot"] in ("micropip", "cache"), ready["timings"]
+    assert ready["timings"]["snapshot_fallback"] == "not_cached", ready["timings"]
+    assert engine.call("() => [innerWidth, innerHeight]") == list(PHONE)
+    view = visit.idle()
+    assert view["seed"] == SEED
+    settings = engine.call("() => window.ginApp.settings")
+    assert view == cpython_first_turn(settings)
+    # The hand on the screen is the engine's hand, in Spanish.
+    shown = engine.call("() => [...document.querySelectorAll('.hand [data-card]')].map(e => e.dataset.card)")
+    assert sorted(shown) == sorted(view["hand"])
+    visit.shot("first-visit")
+
+
+def test_a_whole_deal_through_the_visible_controls(visit):
+    engine = visit.engine
+    view = visit.idle()
+    turns = 0
+    while visit.ui()["panel"] != "deal":
+        assert turns < 60, "the deal did not end"
+        turns += 1
+        if view["phase"].startswith("upcard"):
+            visit.press("pass", "btn.pass")
+        elif view["phase"] == "draw":
+            engine.tap('button[data-intent="drawStock"]')
+        else:
+            card = next(a["card"] for a in view["legal"] if a["type"] == "discard")
+            engine.tap(f'.hand [data-card="{card}"]')
+            assert visit.ui()["selected"] == card
+            visit.press("discardSelected", "btn.discard")
+        view = visit.idle()
+    text = assert_readable_engine(engine, "deal result")
+    assert T["btn.next"] in text
+    visit.shot("deal-result")
+    visit.press("next", "btn.next")
+    view = visit.idle()
+    assert visit.ui()["panel"] is None and len(view["hand"]) == 10
+    visit.shot("second-deal")
+
+
+def assert_readable_engine(engine: Engine, where: str) -> str:
+    """conftest.assert_readable over this engine (it reads through page.evaluate)."""
+
+    def evaluate(source: str):  # a function, or an expression as Playwright takes it
+        return engine.call(source if source.lstrip().startswith("()") else f"() => ({source})")
+
+    class Page:
+        pass
+
+    Page.evaluate = staticmethod(evaluate)
+
+    return assert_readable(Page, where)
+
+
+def to_discard(visit) -> dict:
+    """Play on (pass, draw from the stock) until it is the player's discard."""
+    view = visit.idle()
+    for _ in range(4):
+        if view["phase"] == "discard" and view["to_act"] == 0:
+            return view
+        if view["phase"].startswith("upcard"):
+            visit.press("pass", "btn.pass")
+        else:
+            visit.engine.tap('button[data-intent="drawStock"]')
+        view = visit.idle()
+    raise AssertionError(f"never the player's discard: {view['phase']}")
+
+
+def test_a_card_dragged_onto_the_pile_is_discarded(visit):
+    view = to_discard(visit)
+    card = next(a["card"] for a in view["legal"] if a["type"] == "discard")
+    visit.engine.drag(f'.hand [data-card="{card}"]', ".pile.discard-pile .pile-cards")
+    after = visit.idle()
+    assert card not in after["hand"]
+    # The player's discard is the card dropped (the computer may have taken it since).
+    assert {"seat": 0, "type": "discard", "card": card} in after["events"], after["events"][-4:]
+    visit.shot("after-drag")
+
+
+def wait_snapshot_cached(visit) -> None:
+    name = Path(json.loads((ROOT / "dist" / "manifest.json").read_text())["snapshot"]["url"]).name
+    visit.engine.wait(
+        """async (name) => {
+             for (const key of await caches.keys()) {
+               const urls = (await (await caches.open(key)).keys()).map(r => r.url);
+               if (urls.some(u => u.endsWith("/snapshot/" + name))) return true;
+             }
+             return false;
+           }""",
+        name,
+        timeout_s=120,
+        what="the snapshot in the service worker's cache",
+    )
+
+
+def test_reload_mid_deal_boots_from_the_snapshot_and_keeps_the_view(visit):
+    engine = visit.engine
+    view = to_discard(visit)
+    card = next(a["card"] for a in view["legal"] if a["type"] == "discard")
+    engine.tap(f'.hand [data-card="{card}"]')
+    assert visit.ui()["selected"] == card
+    wait_snapshot_cached(visit)
+    start = time.monotonic()
+    engine.reload()
+    ready = visit.ready()
+    TIMES[engine.name]["reload_s"] = round(time.monotonic() - start, 1)
+    TIMES[engine.name]["reload_boot"] = ready["timings"]["boot"]
+    assert ready["timings"]["boot"] == "snapshot", ready["timings"]
+    assert visit.idle() == view
+    assert visit.ui()["selected"] == card
+    assert engine.call("(c) => document.querySelector(`.hand [data-card='${c}']`).getAttribute('aria-pressed')", card) == "true"
+    visit.shot("reloaded")
+
+
+def test_the_fullscreen_control_enters_or_says_it_cannot(visit):
+    engine = visit.engine
+    visit.press("openMenu", "btn.menu")
+    engine.center('button[data-intent="fullscreen"]')
+    visit.press("fullscreen", "menu.fullscreen_enter")
+    # Either the engine goes fullscreen (the label changes) or the menu says it refused.
+    outcome = engine.wait(
+        """(leave, refused) => {
+             const label = document.querySelector('button[data-intent="fullscreen"]').textContent;
+             const note = [...document.querySelectorAll('[role=status]')].some(e => e.textContent === refused);
+             if (document.fullscreenElement && label === leave) return "fullscreen";
+             return note ? "refused" : null;
+           }""",
+        T["menu.fullscreen_leave"],
+        T["menu.fullscreen_refused"],
+        timeout_s=10,
+        what="fullscreen or its refusal said",
+    )
+    TIMES[engine.name]["fullscreen"] = outcome
+    visit.shot("menu-fullscreen")
+    if outcome == "fullscreen":
+        visit.press("fullscreen", "menu.fullscreen_leave")
+        engine.wait("() => !document.fullscreenElement", what="fullscreen left")
+    visit.press("closeMenu", "btn.back")
+
+
+def test_offline_reload_keeps_the_match(visit):
+    engine = visit.engine
+    before = visit.idle()
+    visit.server.stop()
+    start = time.monotonic()
+    engine.reload()
+    ready = visit.ready()
+    TIMES[engine.name]["offline_s"] = round(time.monotonic() - start, 1)
+    assert ready["timings"]["boot"] == "snapshot", ready["timings"]
+    assert visit.idle() == before
+    visit.shot("offline")
