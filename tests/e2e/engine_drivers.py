@@ -278,7 +278,11 @@ class WebKit(Engine):
                     self.close()
                     raise EngineError("WebKitWebDriver did not start") from None
                 time.sleep(0.1)
-        options = {"binary": python, "args": [str(WINDOW), "--console", str(self.console_file), "--width", str(width), "--height", str(height)]}
+        options = {
+            "binary": python,
+            "args": [str(WINDOW), "--console", str(self.console_file), "--width", str(width), "--height", str(height)],
+            "useOverlayScrollbars": False,  # scrollbars that take room, as a desktop WebKit may draw them
+        }
         answer = self._http("POST", "/session", {"capabilities": {"alwaysMatch": {"webkitgtk:browserOptions": options, "timeouts": {"script": CALL_TIMEOUT_S * 1000, "pageLoad": 120_000}}}})
         self.session = f"/session/{answer['sessionId']}"
         self.viewport(width, height)

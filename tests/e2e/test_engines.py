@@ -338,6 +338,36 @@ def test_the_fullscreen_control_enters_or_says_it_cannot(visit):
     visit.press("closeMenu", "btn.back")
 
 
+MENU_LAYOUT = """() => {
+    const panel = document.querySelector('.panel.menu');
+    const style = getComputedStyle(panel);
+    const borders = parseFloat(style.borderLeftWidth) + parseFloat(style.borderRightWidth);
+    return {gutter: panel.offsetWidth - panel.clientWidth - borders, scrolls: panel.scrollHeight > panel.clientHeight};
+  }"""
+
+
+def test_a_dialog_that_starts_to_scroll_keeps_its_lines(visit):
+    """A scrollbar that takes room must not narrow the menu and rewrap it: the
+    room it takes (the gutter) is the same before the menu scrolls and after.
+    (The page behind may get a scrollbar of its own at that height, which
+    narrows the whole overlay: so the gutter is compared, not the width.)"""
+    engine = visit.engine
+    visit.press("openMenu", "btn.menu")
+    tall = engine.call(MENU_LAYOUT)
+    assert not tall["scrolls"], tall
+    engine.viewport(PHONE[0], 480)
+    try:
+        short = engine.wait(f"() => {{ const m = ({MENU_LAYOUT})(); return m.scrolls && m; }}", timeout_s=10, what="the menu scrolling")
+        visit.shot("menu-scrolling")
+    finally:
+        engine.viewport(*PHONE)
+    TIMES[engine.name]["scrollbar_px"] = short["gutter"]
+    if engine.name == "firefox":  # classic scrollbars (engine_drivers.Firefox.PREFS): the case that rewrapped
+        assert short["gutter"] > 0, short
+    assert short["gutter"] == tall["gutter"], (tall, short)
+    visit.press("closeMenu", "btn.back")
+
+
 def test_offline_reload_keeps_the_match(visit):
     engine = visit.engine
     before = visit.idle()
