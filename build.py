@@ -85,6 +85,7 @@ ZIP_EPOCH = (2020, 1, 1, 0, 0, 0)
 
 MIME_TYPES = {
     ".wasm": "application/wasm",
+    ".woff2": "font/woff2",
     ".mjs": "text/javascript",
     ".js": "text/javascript",
     ".json": "application/json",
@@ -561,6 +562,7 @@ def build() -> dict:
     gin_name, gin_bytes = gin_wheel_bytes(sources, pycs)
     outputs[f"wheels/{gin_name}"] = gin_bytes
     outputs.update(app_icons())
+    outputs.update(card_font())
     snap_key, snap_raw, snap_packed = memory_snapshot(pyodide, stdlib, micropip, gin_name, gin_bytes)
     # The snapshot is not precached with the rest: the service worker fetches
     # it in the background once the build is installed, and a first visit
@@ -634,6 +636,26 @@ def build() -> dict:
             path.rmdir()
     log(f"dist/ ready: {len(outputs)} files + snapshot, build {version} ({time.monotonic() - t0:.2f}s)")
     return manifest
+
+
+# --------------------------------------------------------------------------- card font
+
+# The ranks and court letters on the cards are drawn in a font the page ships
+# (web/style.css, "Gin Card"), so every engine draws the same glyphs: npm's
+# @fontsource/noto-serif (pinned in web/package.json), its Latin subset in bold,
+# with the font's licence beside it.
+CARD_FONT_PACKAGE = "@fontsource/noto-serif"
+CARD_FONT = {
+    "fonts/noto-serif-latin-700-normal.woff2": "files/noto-serif-latin-700-normal.woff2",
+    "fonts/noto-serif-LICENSE.txt": "LICENSE",
+}
+
+
+def card_font() -> dict[str, bytes]:
+    package = WEB / "node_modules" / CARD_FONT_PACKAGE
+    if not (package / "package.json").exists():
+        sys.exit(f"build: web/node_modules has no {CARD_FONT_PACKAGE} (npm ci in web/)")
+    return {rel: (package / source).read_bytes() for rel, source in CARD_FONT.items()}
 
 
 # --------------------------------------------------------------------------- icons
