@@ -368,6 +368,37 @@ def test_a_dialog_that_starts_to_scroll_keeps_its_lines(visit):
     visit.press("closeMenu", "btn.back")
 
 
+CARD_FONT_WIDTHS: dict[str, float] = {}
+
+
+def test_the_cards_are_drawn_in_the_shipped_font(visit):
+    """The ranks resolve to the page's own font, loaded from our origin, and
+    its glyphs measure the same in every engine of the run."""
+    engine = visit.engine
+    font = engine.wait(
+        """async () => {
+             await document.fonts.ready;
+             const rank = document.querySelector('.hand .corner .rank');
+             const family = getComputedStyle(rank).fontFamily;
+             const face = [...document.fonts].find(f => f.family.replace(/"/g, '') === 'Gin Card');
+             if (!face || face.status !== 'loaded') return null;
+             const ctx = document.createElement('canvas').getContext('2d');
+             ctx.font = '700 100px "Gin Card"';
+             const width = ctx.measureText('10JQKA').width;
+             ctx.font = '700 100px monospace';
+             return {family, width, check: document.fonts.check('700 20px "Gin Card"'), other: ctx.measureText('10JQKA').width};
+           }""",
+        timeout_s=15,
+        what="the card font loaded",
+    )
+    assert font["family"].replace('"', "").startswith("Gin Card,"), font
+    assert font["check"] and font["width"] != font["other"], font
+    CARD_FONT_WIDTHS[engine.name] = font["width"]
+    TIMES[engine.name]["card_font_width"] = round(font["width"], 2)
+    widths = list(CARD_FONT_WIDTHS.values())
+    assert max(widths) - min(widths) < 0.01 * max(widths), CARD_FONT_WIDTHS
+
+
 def test_offline_reload_keeps_the_match(visit):
     engine = visit.engine
     before = visit.idle()
