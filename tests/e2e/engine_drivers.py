@@ -58,6 +58,12 @@ class Engine:
     def close(self) -> None: ...
 
     # --- built on them
+    def seed_storage(self, origin: str, key: str, value: str) -> None:
+        """localStorage[key] = value on `origin` before the game's first visit,
+        from an image of the site (no page script, no service worker)."""
+        self.goto(origin + "icons/favicon-32.png")
+        self.call("(k, v) => localStorage.setItem(k, v)", key, value)
+
     def call(self, fn: str, *args):
         """The value (JSON) of the JS function `fn` applied to `args`, awaited."""
         return self._call(fn, json.dumps(list(args)))

@@ -56,6 +56,11 @@ class Chromium(Engine):
         self.page.on("worker", lambda worker: worker.on("console", keep))
         self.page.on("pageerror", lambda exc: self._logs.append(f"pageerror: {exc}"))
 
+    def seed_storage(self, origin: str, key: str, value: str) -> None:
+        # Before any page script (Chromium would also ask an image page for
+        # /favicon.ico, a 404 in the console).
+        self.page.add_init_script(f"if (!localStorage.getItem({json.dumps(key)})) localStorage.setItem({json.dumps(key)}, {json.dumps(value)});")
+
     def goto(self, url: str) -> None:
         self.page.goto(url)
 
@@ -157,10 +162,7 @@ def visit(request, dist):
     server = Server()
     engine = launch(request.param, request)
     try:
-        # Settings on the origin before the game's first visit (an image of
-        # the site: no page script, no service worker).
-        engine.goto(server.url + "icons/favicon-32.png")
-        engine.call("(k, v) => localStorage.setItem(k, v)", "gin.settings.v1", json.dumps(SETTINGS))
+        engine.seed_storage(server.url, "gin.settings.v1", json.dumps(SETTINGS))
         yield Visit(engine, server)
     finally:
         engine.close()
