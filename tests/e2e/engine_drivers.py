@@ -336,8 +336,10 @@ class WebKit(Engine):
     def console(self) -> list[str]:
         text = self.console_file.read_text(errors="replace")
         new, self._seen = text[self._seen :], len(text)
-        # "url:line:column: CONSOLE WARN text", from the page or a worker.
-        return [line for line in new.splitlines() if re.search(r": CONSOLE (WARN|ERROR) ", line)]
+        # "url:line:column: CONSOLE [SOURCE] LEVEL text", from the page or a worker:
+        # "CONSOLE WARN x" (console.warn), "CONSOLE JS ERROR Error: x" (uncaught),
+        # "CONSOLE NETWORK ERROR", "CONSOLE SECURITY ERROR" (a CSP refusal)...
+        return [line for line in new.splitlines() if re.search(r": CONSOLE (?:[A-Z]+ )?(WARN|WARNING|ERROR) ", line)]
 
     def close(self) -> None:
         if getattr(self, "session", None):

@@ -52,8 +52,7 @@ class Chromium(Engine):
             if msg.type in ("warning", "error"):
                 self._logs.append(f"{msg.type}: {msg.text}")
 
-        self.page.on("console", keep)
-        self.page.on("worker", lambda worker: worker.on("console", keep))
+        self.page.on("console", keep)  # the workers' messages come here too
         self.page.on("pageerror", lambda exc: self._logs.append(f"pageerror: {exc}"))
 
     def seed_storage(self, origin: str, key: str, value: str) -> None:
@@ -88,6 +87,7 @@ class Chromium(Engine):
         self.page.set_viewport_size({"width": width, "height": height})
 
     def console(self) -> list[str]:
+        self.page.wait_for_timeout(50)  # let Playwright deliver the events it holds
         out, self._logs[:] = list(self._logs), []
         return out
 
