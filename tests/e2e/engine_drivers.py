@@ -271,7 +271,7 @@ class WebKit(Engine):
             self.close()
             raise EngineError("Xvfb did not start")
         port = _free_port()
-        env = {**os.environ, "DISPLAY": f":{display}", "WEBKIT_DISABLE_SANDBOX_THIS_IS_DANGEROUS": "1", "LIBGL_ALWAYS_SOFTWARE": "1"}
+        env = {**os.environ, "DISPLAY": f":{display}", "LIBGL_ALWAYS_SOFTWARE": "1"}
         self.procs.append(subprocess.Popen([driver, f"--port={port}", "--host=127.0.0.1"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
         self.base = f"http://127.0.0.1:{port}"
         deadline = time.monotonic() + 30
