@@ -6,6 +6,8 @@ from __future__ import annotations
 import copy
 import json
 import random
+import re
+from pathlib import Path
 
 import pytest
 
@@ -165,3 +167,10 @@ def test_bridge_coach_refuses_a_decision_it_did_not_keep():
     assert _call(bridge.coach, index=index)["ok"]
     _call(bridge.new_match, seed="COACH-REFUSE")  # a new match forgets it
     assert _call(bridge.coach, index=index)["error"]["code"] == "no_decision"
+
+
+def test_every_advice_has_its_text_in_both_languages():
+    text = (Path(__file__).resolve().parents[1] / "web" / "i18n.js").read_text(encoding="utf-8")
+    for code in coach.ADVICE:
+        found = re.findall(rf'"coach\.advice\.{code}":\s*"([^"]+)"', text)
+        assert len(found) == 2 and found[0] != found[1], (code, found)

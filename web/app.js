@@ -13,6 +13,7 @@ import { createController } from "./controller.js";
 import { createIntents } from "./intents.js";
 import { ANIM_MS, DEFAULT_SETTINGS } from "./settings.js";
 import { onFullscreenChange } from "./fullscreen.js";
+import { coachIdle } from "./coach.js";
 
 const root = document.getElementById("app");
 const announcer = document.getElementById("announcer");
@@ -46,6 +47,7 @@ const state = {
     order: null, // {seed, deal, cards}: the player's hand order ("manual" sort)
     levelNote: false,
     profileNote: false,
+    coach: null, // the coach's note on the last decision {note, seed, deal, index} (coach.js)
     focus: null,
   },
 };
@@ -146,6 +148,7 @@ window.ginApp = {
   idle: () =>
     game
       .idle()
+      .then(coachIdle)
       .then(() => (state.busy ? new Promise((r) => setTimeout(r, 20)).then(() => window.ginApp.idle()) : undefined)),
 };
 

@@ -9,6 +9,7 @@ import { newSeed, seedFromHash } from "./seed.js";
 import { computerMove } from "./words.js";
 import { restoredKnock } from "./knock.js";
 import { DEFAULT_SETTINGS, SPEED_DELAY_MS } from "./settings.js";
+import { askCoach, coaching } from "./coach.js";
 
 // Engine refusals: shown as a short message, the table stays as it was.
 const REFUSALS = new Set([
@@ -309,7 +310,8 @@ export function createController({ state, storage, draw, announce, notify, onRea
     }
     const before = state.view;
     return play(async () => {
-      const result = await engine.call("act", { action });
+      const coached = coaching(state);
+      const result = await engine.call("act", coached ? { action, coach: true } : { action });
       state.ui.message = null;
       state.ui.hintTarget = null;
       state.ui.selected = null;
@@ -321,6 +323,7 @@ export function createController({ state, storage, draw, announce, notify, onRea
       }
       after();
       draw();
+      if (coached) askCoach((m, p) => engine.call(m, p), state, result, draw, announce); // not awaited
     });
   }
 

@@ -10,10 +10,12 @@ import { toggleFullscreen } from "./fullscreen.js";
 import { matchId } from "./history.js";
 import { openStats, openGames } from "./statspanel.js";
 import { openViewer } from "./viewer.js";
+import { coachIntents } from "./coach.js";
 
 export function createIntents({ state, game, draw, announce, setLanguage, clearLog }) {
   const { act, play, accept, acknowledge, startMatch, setMessage, refuseLocally, persistSettings, boot, call } = game;
   const intents = {
+    ...coachIntents({ state, draw, persistSettings }),
     select({ card }) {
       if (!state.view || state.ui.panel) return;
       if (state.ui.selected === card) {

@@ -4,6 +4,7 @@
 import { dialog, el, intentButton } from "./dom.js";
 import { SHORTCUTS } from "./shortcuts.js";
 import { fullscreenButton } from "./fullscreen.js";
+import { coachSwitch } from "./coach.js";
 
 const CUSTOM_CHOICES = {
   gin_bonus: [20, 25],
@@ -83,6 +84,7 @@ export function menuPanel(view, ui) {
         ["easy", "normal", "hard"].map((v) => [v, t(`level.${v}`)]),
       ),
       view.next_level || ui.levelNote ? el("p", { class: "note", role: "status", text: t("menu.level_note") }) : null,
+      coachSwitch(t, settings),
       select(
         "profile",
         t("menu.profile"),
