@@ -48,6 +48,7 @@ const state = {
     levelNote: false,
     profileNote: false,
     coach: null, // the coach's note on the last decision {note, seed, deal, index} (coach.js)
+    coachSummary: null, // the costliest decisions of the deal just ended {seed, deal, items} (coach.js)
     focus: null,
   },
 };

@@ -5,10 +5,12 @@
 // never holds the game up: the request goes after the move, beside the
 // computer's turn, and the note is a status line, not a dialog. The same
 // advice is not given twice in a deal. The note can be dismissed or the
-// coach turned off from it.
+// coach turned off from it. When a deal ends, the deal result lists the
+// deal's costliest decisions (Difícil's review of that deal), each opening
+// the replay viewer at its step.
 
 import { el, intentButton } from "./dom.js";
-import { hintAction, points, reasonText } from "./words.js";
+import { hintAction, points, reasonText, theCard } from "./words.js";
 
 // Advice codes gin/coach.py gives (literal keys: the i18n tests look for them).
 export const ADVICE_KEYS = {
@@ -67,6 +69,86 @@ export function askCoach(call, state, result, draw, announce) {
   return asking;
 }
 
+// The player's move of a review entry, in the past ("Descartaste el 4 de tréboles").
+const PLAYED_KEYS = {
+  take: "coach.played.take",
+  pass: "coach.played.pass",
+  draw_stock: "coach.played.draw_stock",
+  draw_discard: "coach.played.draw_discard",
+  discard: "coach.played.discard",
+  knock: "coach.played.knock",
+};
+
+function playedText(t, action) {
+  const kind = action.type === "draw" ? `draw_${action.from}` : action.type;
+  return PLAYED_KEYS[kind] ? t(PLAYED_KEYS[kind], { card: action.card ? theCard(t, action.card) : "" }) : "";
+}
+
+// Decisions under a point are matters of taste: not listed.
+const SUMMARY_MIN = 1;
+const SUMMARY_SIZE = 3;
+
+// A deal just ended with the coach on: Difícil's review of that deal (not
+// queued: the computer waits for "Siguiente" anyway), its costliest decisions.
+export function askSummary(call, state, draw) {
+  const result = state.ui.result;
+  if (!result || !state.save || !state.view) return;
+  const seed = state.view.seed;
+  const save = state.save;
+  const summary = { seed, deal: result.number, items: null, failed: false };
+  state.ui.coachSummary = summary;
+  asking = call("review", { save, deals: [result.number, result.number] })
+    .then((review) => {
+      summary.items = review.differing
+        .filter((d) => d.cost !== null && d.cost >= SUMMARY_MIN)
+        .sort((a, b) => b.cost - a.cost || a.step - b.step)
+        .slice(0, SUMMARY_SIZE);
+    })
+    .catch((err) => {
+      console.warn("coach summary:", err);
+      summary.failed = true;
+    })
+    .then(() => draw());
+}
+
+// The summary on the deal result, or null.
+export function coachSummary(view, ui) {
+  const s = ui.coachSummary;
+  if (!s || !ui.settings.coach || !ui.result || s.seed !== view.seed || s.deal !== ui.result.number) return null;
+  const { t } = ui;
+  const head = el("h3", { text: t("coach.summary_title") });
+  let body;
+  if (s.failed) body = el("p", { text: t("review.failed") });
+  else if (!s.items) body = el("p", { role: "status", text: t("coach.summary_loading") });
+  else if (!s.items.length) body = el("p", { text: t("coach.summary_none") });
+  else
+    body = el(
+      "ol",
+      { class: "coach-summary-list" },
+      s.items.map((d) => {
+        const gin = d.hard.type === "knock" && d.reason === "gin_available";
+        const text = t("coach.summary_item", {
+          played: playedText(t, d.human),
+          better: hintAction(t, d.hard, gin),
+          cost: points(t, Math.round(d.cost)),
+        });
+        return el(
+          "li",
+          { dataset: { step: d.step, cost: d.cost } },
+          el("span", { text }),
+          " ",
+          intentButton(t("coach.summary_watch"), "coachWatch", {
+            class: "btn ghost",
+            key: `coach-watch:${d.step}`,
+            dataset: { step: d.step, deal: s.deal },
+            "aria-label": `${t("coach.summary_watch")}: ${text}`,
+          }),
+        );
+      }),
+    );
+  return el("section", { class: "coach-summary", dataset: { key: "coach-summary" } }, head, body);
+}
+
 // The note near the hand, or null.
 export function coachNote(view, ui) {
   const c = ui.coach;
@@ -92,7 +174,9 @@ export function coachNote(view, ui) {
 
 // The coach's intents: dismiss the note, turn the coach off (from the note),
 // and the menu's switch.
-export function coachIntents({ state, draw, persistSettings }) {
+// watchAt(deal, step, key): the replay viewer on that deal at that step,
+// the focus back on `key` when it closes.
+export function coachIntents({ state, draw, persistSettings, watchAt }) {
   // The note's buttons go away with it: the focus goes back to the hand.
   const back = () => (state.ui.rover ? `card:${state.ui.rover}` : "menu");
   const set = (on) => {
@@ -113,6 +197,10 @@ export function coachIntents({ state, draw, persistSettings }) {
     },
     coach({ value }) {
       set(Boolean(value));
+    },
+    coachWatch({ step, deal }) {
+      if (!state.save || state.ui.panel !== "deal") return;
+      watchAt(Number(deal), Number(step), `coach-watch:${step}`);
     },
   };
 }

@@ -9,7 +9,7 @@ import { newSeed, seedFromHash } from "./seed.js";
 import { computerMove } from "./words.js";
 import { restoredKnock } from "./knock.js";
 import { DEFAULT_SETTINGS, SPEED_DELAY_MS } from "./settings.js";
-import { askCoach, coaching } from "./coach.js";
+import { askCoach, askSummary, coaching } from "./coach.js";
 
 // Engine refusals: shown as a short message, the table stays as it was.
 const REFUSALS = new Set([
@@ -129,6 +129,7 @@ export function createController({ state, storage, draw, announce, notify, onRea
       state.ui.knock = null;
       state.ui.selected = null;
       state.ui.focus = "next";
+      if (coaching(state)) askSummary((m, p) => engine.call(m, p), state, draw);
     } else if (count < state.ui.seenDeals) {
       state.ui.seenDeals = count; // a new match
     }

@@ -15,7 +15,7 @@ import { coachIntents } from "./coach.js";
 export function createIntents({ state, game, draw, announce, setLanguage, clearLog }) {
   const { act, play, accept, acknowledge, startMatch, setMessage, refuseLocally, persistSettings, boot, call } = game;
   const intents = {
-    ...coachIntents({ state, draw, persistSettings }),
+    ...coachIntents({ state, draw, persistSettings, watchAt }),
     select({ card }) {
       if (!state.view || state.ui.panel) return;
       if (state.ui.selected === card) {
@@ -359,6 +359,19 @@ export function createIntents({ state, game, draw, announce, setLanguage, clearL
       history: game.history,
       currentSave: () => state.save,
     };
+  }
+
+  // The coach's deal summary: the viewer on a deal just ended, at a step.
+  function watchAt(deal, step, key) {
+    openViewer(state.save, {
+      ...sheetContext(),
+      deal,
+      step,
+      onClose: () => {
+        state.ui.focus = key;
+        draw();
+      },
+    });
   }
 
   function backToMenu(key) {

@@ -218,7 +218,7 @@ def test_the_coach_speaks_once_per_advice_names_the_better_move_and_gets_out_of_
         assert notes(page).count() == 0, target
 
 
-def test_the_note_on_a_desktop_screen(page, open_app):
+def test_the_note_on_a_desktop_and_the_deal_summary_opening_the_replay_at_its_step(page, open_app):
     page.set_viewport_size({"width": 1280, "height": 800})
     page.emulate_media(reduced_motion="reduce")
     open_app(page, hash=f"#seed={SEED}", settings=COACH_ON)
@@ -231,3 +231,45 @@ def test_the_note_on_a_desktop_screen(page, open_app):
     assert notes(page).count() == 1
     assert_readable(page, "coach note, desktop")
     shoot(page, "coach-note", (1280, 800))
+
+    # The rest of deal 1 the same way, to its result.
+    for _ in range(60):
+        if page.evaluate("window.ginApp.ui.panel") == "deal":
+            break
+        play_on_page(page, beginner(view))
+        view = settle(page)
+    panel = page.get_by_role("dialog", name="Mano 1", exact=False)
+    summary = panel.locator(".coach-summary")
+    summary.get_by_role("heading", name="Entrenador: lo que más te costó en esta mano").wait_for()
+    page.wait_for_function("() => !document.querySelector('.coach-summary [role=status]')")
+    items = summary.locator("li")
+    assert 1 <= items.count() <= 3
+    costs = [float(c) for c in items.evaluate_all("els => els.map(e => e.dataset.cost)")]
+    assert costs == sorted(costs, reverse=True) and costs[-1] >= 1
+    # Difícil's review of deal 1 in CPython, from the same save: the same costliest decisions.
+    save = page.evaluate("window.ginApp.save")
+    review = call(bridge.review, save=save, deals=[1, 1])
+    top = sorted((d for d in review["differing"] if d["cost"] is not None and d["cost"] >= 1), key=lambda d: (-d["cost"], d["step"]))[:3]
+    assert [int(x) for x in items.evaluate_all("els => els.map(e => e.dataset.step)")] == [d["step"] for d in top]
+    first = items.first.inner_text()
+    played = top[0]["human"]
+    if played["type"] == "discard":
+        assert f"Descartaste {the_card_es(played['card'])}; {better_es(top[0]['hard']).replace('Mejor', 'mejor:')}" in first, first
+    assert_readable(page, "deal summary")
+    shoot(page, "coach-summary", (1280, 800))
+
+    # Each opens the replay viewer at that step, mid-match; closing it comes back here.
+    watch = items.first.get_by_role("button", name="Verlo en la repetición", exact=False)
+    watch.click()
+    viewer = page.get_by_role("dialog", name="Repetición", exact=False)
+    viewer.locator(".viewer-action").wait_for()
+    if played["type"] == "discard":
+        assert viewer.locator(".viewer-action").inner_text() == f"Descartas {the_card_es(played['card'])}."
+    assert viewer.locator(".viewer-deal").inner_text() == "Mano 1"
+    assert page.evaluate("window.ginApp.view.over") is False
+    shoot(page, "coach-summary-viewer", (1280, 800))
+    viewer.get_by_role("button", name="Salir de la repetición").click()
+    assert page.evaluate("document.activeElement.dataset.key") == f"coach-watch:{top[0]['step']}"
+    button(page, "Siguiente").click()
+    view = settle(page)
+    assert view["deal_number"] == 2 and page.evaluate("window.ginApp.ui.panel") is None
