@@ -14,6 +14,7 @@ import { createIntents } from "./intents.js";
 import { ANIM_MS, DEFAULT_SETTINGS } from "./settings.js";
 import { onFullscreenChange } from "./fullscreen.js";
 import { coachIdle } from "./coach.js";
+import { createTutorial, firstVisit } from "./tutorial.js";
 
 const root = document.getElementById("app");
 const announcer = document.getElementById("announcer");
@@ -49,6 +50,8 @@ const state = {
     profileNote: false,
     coach: null, // the coach's note on the last decision {note, seed, deal, index} (coach.js)
     coachSummary: null, // the costliest decisions of the deal just ended {seed, deal, items} (coach.js)
+    tutorial: null, // the guided deal under way {step, kind, hint} (tutorial.js)
+    tutorialOffer: firstVisit(storage, location.hash),
     focus: null,
   },
 };
@@ -110,10 +113,12 @@ function draw() {
   // Focus requests play once, on the render right after.
   state.ui.focus = null;
   game.keepUi();
+  tutorial.tick();
 }
 
 const game = createController({ state, storage, draw, announce, notify, onReady: (value) => resolveReady(value) });
-const intents = createIntents({ state, game, draw, announce, setLanguage, clearLog });
+const tutorial = createTutorial({ state, game, draw });
+const intents = createIntents({ state, game, draw, announce, setLanguage, clearLog, tutorial });
 
 // Entering or leaving fullscreen (the menu's button, Escape, the system)
 // only relabels the button: the match stays exactly where it was.

@@ -29,9 +29,12 @@ let asking = Promise.resolve(); // the last coach request (for tests: ginApp.idl
 
 export const coachIdle = () => asking;
 
+// On by the setting, and always in the guided deal (tutorial.js).
 export function coaching(state) {
-  return state.settings.coach === true;
+  return state.settings.coach === true || Boolean(state.ui.tutorial);
 }
+
+const on = (ui) => ui.settings.coach === true || Boolean(ui.tutorial);
 
 // The note in words: the better move and its cost, Difícil's reason, the advice.
 export function coachText(t, note) {
@@ -114,7 +117,7 @@ export function askSummary(call, state, draw) {
 // The summary on the deal result, or null.
 export function coachSummary(view, ui) {
   const s = ui.coachSummary;
-  if (!s || !ui.settings.coach || !ui.result || s.seed !== view.seed || s.deal !== ui.result.number) return null;
+  if (!s || !on(ui) || !ui.result || s.seed !== view.seed || s.deal !== ui.result.number) return null;
   const { t } = ui;
   const head = el("h3", { text: t("coach.summary_title") });
   let body;
@@ -152,7 +155,7 @@ export function coachSummary(view, ui) {
 // The note near the hand, or null.
 export function coachNote(view, ui) {
   const c = ui.coach;
-  if (!c || !ui.settings.coach || c.seed !== view.seed || c.deal !== view.deal_number) return null;
+  if (!c || !on(ui) || c.seed !== view.seed || c.deal !== view.deal_number) return null;
   const { t } = ui;
   return el(
     "aside",

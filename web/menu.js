@@ -5,6 +5,7 @@ import { dialog, el, intentButton } from "./dom.js";
 import { SHORTCUTS } from "./shortcuts.js";
 import { fullscreenButton } from "./fullscreen.js";
 import { coachSwitch } from "./coach.js";
+import { tutorialButton } from "./tutorial.js";
 
 const CUSTOM_CHOICES = {
   gin_bonus: [20, 25],
@@ -180,6 +181,7 @@ export function helpPanel(view, ui) {
       "div",
       { class: "panel-buttons" },
       intentButton(t("btn.back"), "closeHelp", { class: "btn primary" }),
+      tutorialButton(t),
     ),
   );
 }
