@@ -28,7 +28,8 @@ A note: ``{"kind", "advice", "cost", "better", "played", "reason", "why"}``:
 - ``advice``: the seeds' advice that applies (the page says it in words):
   ``high_cards_first`` ("suelta primero las cartas altas"), ``two_way``
   ("guarda cartas que crecen por dos lados"), ``watch_pickups`` ("fíjate en
-  lo que recoge el rival"), ``remember_discards`` ("recuerda los descartes":
+  lo que recoge el rival"; ``feed_not`` when the card thrown is the one
+  Difícil thinks may complete a meld of the opponent), ``remember_discards`` ("recuerda los descartes":
   the player kept a pair whose other cards are in the pile), ``knock_early``
   ("toca pronto cuando puedas"), ``no_gin_chase`` ("no persigas el Gin a toda
   costa"), ``take_meld`` (the card completed a meld), ``keep_low`` (the rest,
@@ -54,7 +55,7 @@ THRESHOLD = 3.0
 #: Every advice code a note can carry.
 ADVICE = (
     "high_cards_first", "two_way", "watch_pickups", "remember_discards",
-    "knock_early", "no_gin_chase", "take_meld", "keep_low",
+    "knock_early", "no_gin_chase", "take_meld", "keep_low", "feed_not",
 )
 #: The kinds of decision.
 KINDS = ("upcard", "draw", "discard", "knock")
@@ -104,6 +105,8 @@ def _advice(view: dict[str, Any], kind: str, hint: dict[str, Any], played: dict[
     mine = played.get("card")
     if code == "opponent_picked":
         return "watch_pickups"
+    if code == "safe_discard" and mine == why.get("avoid"):
+        return "feed_not"  # the card thrown is the one that may complete the opponent's meld
     if any(mine in meld for meld in view["arrangement"]["melds"]):
         return "keep_low"  # a meld broken: keep the hand with the least deadwood
     better = hint["action"].get("card")

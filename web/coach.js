@@ -9,8 +9,10 @@
 // deal's costliest decisions (Difícil's review of that deal), each opening
 // the replay viewer at its step.
 
-import { el, intentButton } from "./dom.js";
+import { checkField, el, intentButton } from "./dom.js";
 import { hintAction, points, reasonText, theCard } from "./words.js";
+import { dealEnded, noteSeen } from "./coachlog.js";
+import { guided } from "./tutorial.js";
 
 // Advice codes gin/coach.py gives (literal keys: the i18n tests look for them).
 export const ADVICE_KEYS = {
@@ -22,6 +24,7 @@ export const ADVICE_KEYS = {
   no_gin_chase: "coach.advice.no_gin_chase",
   take_meld: "coach.advice.take_meld",
   keep_low: "coach.advice.keep_low",
+  feed_not: "coach.advice.feed_not",
 };
 
 const given = new Map(); // "seed:deal" -> the advice codes already given in that deal
@@ -56,6 +59,7 @@ export function askCoach(call, state, result, draw, announce) {
     .then(({ note }) => {
       const key = `${seed}:${deal}`;
       const seen = given.get(key) || new Set();
+      if (note && !guided(state)) noteSeen(seed, deal, note.kind); // the statistics count every one
       if (!note || seen.has(note.advice) || !coaching(state)) return null;
       if (!state.view || state.view.seed !== seed || state.view.deal_number !== deal) return null;
       seen.add(note.advice);
@@ -100,6 +104,7 @@ export function askSummary(call, state, draw) {
   const save = state.save;
   const summary = { seed, deal: result.number, items: null, failed: false };
   state.ui.coachSummary = summary;
+  if (!guided(state)) dealEnded(seed, result.number);
   asking = call("review", { save, deals: [result.number, result.number] })
     .then((review) => {
       summary.items = review.differing
@@ -210,15 +215,5 @@ export function coachIntents({ state, draw, persistSettings, watchAt }) {
 
 // The menu's switch.
 export function coachSwitch(t, settings) {
-  return el(
-    "div",
-    { class: "field check" },
-    el("input", {
-      type: "checkbox",
-      id: "menu-coach",
-      checked: Boolean(settings.coach),
-      dataset: { intent: "coach", key: "coach" },
-    }),
-    el("label", { for: "menu-coach", text: t("menu.coach") }),
-  );
+  return checkField("menu-coach", "coach", "coach", t("menu.coach"), settings.coach);
 }

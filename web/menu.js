@@ -1,7 +1,7 @@
 // The menu (always in the DOM, hidden while closed, so the seed can be read),
 // the "how to play" page and the new-match confirmation.
 
-import { dialog, el, intentButton } from "./dom.js";
+import { checkField, dialog, el, intentButton } from "./dom.js";
 import { SHORTCUTS } from "./shortcuts.js";
 import { fullscreenButton } from "./fullscreen.js";
 import { coachSwitch } from "./coach.js";
@@ -119,17 +119,7 @@ export function menuPanel(view, ui) {
         settings.sort,
         ["melds", "suit", "rank", "manual"].map((v) => [v, t(`sort.${v}`)]),
       ),
-      el(
-        "div",
-        { class: "field check" },
-        el("input", {
-          type: "checkbox",
-          id: "menu-four",
-          checked: Boolean(settings.fourColour),
-          dataset: { intent: "fourColour", key: "four" },
-        }),
-        el("label", { for: "menu-four", text: t("menu.four_colour") }),
-      ),
+      checkField("menu-four", "fourColour", "four", t("menu.four_colour"), settings.fourColour),
     ),
   );
   return box;

@@ -273,3 +273,38 @@ def test_the_note_on_a_desktop_and_the_deal_summary_opening_the_replay_at_its_st
     button(page, "Siguiente").click()
     view = settle(page)
     assert view["deal_number"] == 2 and page.evaluate("window.ginApp.ui.panel") is None
+
+    # Estadísticas: the coach's chart has this match, with deal 1's notes by kind.
+    expected = notes_by_kind(save, deal=1)
+    assert sum(expected.values()) >= 2
+    button(page, "Menú").click()
+    button(page, "Estadísticas").click()
+    chart = page.locator(".coach-chart")
+    chart.get_by_role("heading", name="Entrenador: errores por mano").wait_for()
+    bar = chart.locator(f'g[data-seed="{SEED}"]')
+    assert bar.get_attribute("data-deals") == "1"
+    drawn = dict(bar.locator("rect").evaluate_all("els => els.map(e => [e.dataset.kind, Number(e.dataset.count)])"))
+    assert drawn == {k: v for k, v in expected.items() if v}, (drawn, expected)
+    label = chart.get_by_role("img").get_attribute("aria-label")
+    total = sum(expected.values())
+    assert label == f"Errores por mano en tu última partida con el Entrenador: partida 1, {total}.", label
+    assert_readable(page, "coach chart")
+    shoot(page, "coach-chart", (1280, 800))
+
+
+def notes_by_kind(save: dict, deal: int) -> dict:
+    """The coach's notes on the player's decisions of one deal of a save, by kind (CPython)."""
+    from gin import coach
+    from gin.match import Match
+
+    m = Match(seed=save["seed"], rules=Match.from_save(save).rules)
+    counts = {"upcard": 0, "draw": 0, "discard": 0, "knock": 0}
+    for action in save["actions"]:
+        if m.deal_number > deal:
+            break
+        if m.to_act == 0 and m.deal_number == deal:
+            note = coach.note(m.view(0), action)
+            if note:
+                counts[note["kind"]] += 1
+        m.apply(action)
+    return counts

@@ -6,15 +6,13 @@ from __future__ import annotations
 
 import json
 
-import pytest
-
-from conftest import SETTINGS_KEY, assert_readable, guard_context, watch_errors
+from conftest import SETTINGS_KEY, assert_readable
+from test_coach import PHONE, phone  # noqa: F401  (the phone fixture: 390×844, touch)
 from test_table import button, settle, shoot
 
 GUIDE = "GUIA-0130"
 FLAG = "gin.tutorial.v1"
 RECORDS = ("gin.records.v2", "gin.finished.v1", "gin.cleared.v1")
-PHONE = {"width": 390, "height": 844}
 # The guided deal's steps when followed: the upcard, the forced stock draw
 # after both passed, then discards, draws and the knock (the first test plays them).
 STEPS = 9
@@ -45,16 +43,6 @@ def follow_step(page, n: int) -> str:
         button(page, "Descartar").click()
     settle(page)
     return kind
-
-
-@pytest.fixture
-def phone(browser):
-    ctx = guard_context(browser.new_context(locale="es-ES", viewport=PHONE, has_touch=True, is_mobile=True))
-    pg = watch_errors(ctx.new_page())
-    yield pg
-    foreign, errors = list(ctx.foreign), list(pg.errors)
-    ctx.close()
-    assert not foreign and not errors, (foreign, errors)
 
 
 def test_a_first_visit_is_offered_the_guided_deal_which_runs_to_its_end_and_counts_nowhere(phone, open_app):
