@@ -32,7 +32,9 @@ A note: ``{"kind", "advice", "cost", "better", "played", "reason", "why"}``:
   Difícil thinks may complete a meld of the opponent), ``remember_discards`` ("recuerda los descartes":
   the player kept a pair whose other cards are in the pile), ``knock_early``
   ("toca pronto cuando puedas"), ``no_gin_chase`` ("no persigas el Gin a toda
-  costa"), ``take_meld`` (the card completed a meld), ``keep_low`` (the rest,
+  costa"), ``take_meld`` (the card completed a meld), ``pile_public`` (a card
+  taken from the pile that Difícil would have left: the opponent sees what
+  you pick up, so take it only when it really helps), ``keep_low`` (the rest,
   a meld broken among them: keep the hand that leaves the least deadwood).  The page never repeats a
   note of the same advice in a deal.
 - ``cost``: points (one decimal), ``better``: Difícil's action, ``played``:
@@ -55,7 +57,7 @@ THRESHOLD = 3.0
 #: Every advice code a note can carry.
 ADVICE = (
     "high_cards_first", "two_way", "watch_pickups", "remember_discards",
-    "knock_early", "no_gin_chase", "take_meld", "keep_low", "feed_not",
+    "knock_early", "no_gin_chase", "take_meld", "keep_low", "feed_not", "pile_public",
 )
 #: The kinds of decision.
 KINDS = ("upcard", "draw", "discard", "knock")
@@ -101,6 +103,8 @@ def _advice(view: dict[str, Any], kind: str, hint: dict[str, Any], played: dict[
             return "no_gin_chase" if why.get("deadwood", 99) <= 3 else "knock_early"
         return "knock_early"
     if kind in ("upcard", "draw"):
+        if played["type"] == "take" or played.get("from") == "discard":
+            return "pile_public"  # taken where Difícil would not: the opponent saw it
         return "take_meld" if code == "completes_meld" else "keep_low"
     mine = played.get("card")
     if code == "opponent_picked":

@@ -25,6 +25,7 @@ export const ADVICE_KEYS = {
   take_meld: "coach.advice.take_meld",
   keep_low: "coach.advice.keep_low",
   feed_not: "coach.advice.feed_not",
+  pile_public: "coach.advice.pile_public",
 };
 
 const given = new Map(); // "seed:deal" -> the advice codes already given in that deal
