@@ -65,6 +65,9 @@ def test_a_first_visit_is_offered_the_guided_deal_which_runs_to_its_end_and_coun
         if n == 2:
             assert_readable(page, "tutorial step")
             shoot(page, "tutorial-step", (PHONE["width"], PHONE["height"]))
+            page.set_viewport_size({"width": 844, "height": 390})
+            shoot(page, "tutorial-step", (844, 390))
+            page.set_viewport_size(PHONE)
         kinds.append(follow_step(page, n))
     # Each idea once: the upcard, a pile draw completing a meld, a safe discard, a knock.
     for idea in ("upcard", "pile_meld", "safe", "knock"):
@@ -75,6 +78,9 @@ def test_a_first_visit_is_offered_the_guided_deal_which_runs_to_its_end_and_coun
     panel = page.get_by_role("dialog", name="Mano 1", exact=False)
     assert panel.locator(".coach-summary").count() == 1  # the coach is on in the guided deal
     shoot(page, "tutorial-result", (PHONE["width"], PHONE["height"]))
+    page.set_viewport_size({"width": 844, "height": 390})
+    shoot(page, "tutorial-result", (844, 390))
+    page.set_viewport_size(PHONE)
     button(page, "Siguiente").click()
     view = settle(page)
     assert view["seed"] != GUIDE and view["deal_number"] == 1 and view["history"] == []
@@ -85,6 +91,14 @@ def test_a_first_visit_is_offered_the_guided_deal_which_runs_to_its_end_and_coun
         assert storage(page, key) in (None, "[]"), key  # never counted
     saved = json.loads(storage(page, "gin.match.v1"))
     assert saved["seed"] == view["seed"]
+    # Nor in the coach's chart.
+    button(page, "Menú").click()
+    button(page, "Estadísticas").click()
+    chart = page.locator(".coach-chart")
+    assert chart.get_attribute("data-matches") == "0"
+    assert "Enciende el Entrenador en el menú" in chart.inner_text()
+    assert storage(page, "gin.coach.v1") is None
+    shoot(page, "coach-chart-empty", (PHONE["width"], PHONE["height"]))
     open_app(page, settings={}, reload=True)
     settle(page)
     assert page.get_by_role("region", name="Partida guiada").count() == 0  # never offered again
