@@ -38,6 +38,17 @@ function write(list) {
   }
 }
 
+// "Borrar" in Estadísticas clears it with the rest (false: storage refused).
+export function clearCoachLog() {
+  open.clear();
+  try {
+    window.localStorage.removeItem(KEY);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export function noteSeen(seed, deal, kind) {
   const key = `${seed}:${deal}`;
   const counts = open.get(key) || Object.fromEntries(KINDS.map((k) => [k, 0]));

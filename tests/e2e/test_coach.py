@@ -305,6 +305,10 @@ def test_the_note_on_a_desktop_and_the_deal_summary_opening_the_replay_at_its_st
     assert label == f"Errores por mano en tu última partida con el Entrenador: partida 1, {total}.", label
     assert_readable(page, "coach chart")
     shoot(page, "coach-chart", (1280, 800))
+    button(page, "Borrar").click()
+    button(page, "Sí, borrar").click()
+    assert chart.get_attribute("data-matches") == "0"
+    assert page.evaluate("localStorage.getItem('gin.coach.v1')") is None
 
 
 def notes_by_kind(save: dict, deal: int) -> dict:
