@@ -20,14 +20,14 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from . import ai, replay as _replay, stats as _stats
+from . import ai, coach as _coach, replay as _replay, stats as _stats
 from .errors import MAX_DEPTH, GinError, IllegalMove, SaveError, quote
 from .match import Match
 from .rules import Rules
 
 __all__ = [
     "new_match", "load", "view", "act", "computer_step", "hint", "set_level", "save",
-    "replay", "review", "stats", "call",
+    "replay", "review", "stats", "coach", "call",
 ]
 
 HUMAN = 0
@@ -37,6 +37,9 @@ LEVELS = ("easy", "normal", "hard")
 
 class _Session:
     match: Match | None = None
+    # The player's last decision asked to be coached (act with "coach": true):
+    # (its index in the match's actions, the view before it, the action).
+    coached: tuple[int, dict[str, Any], dict[str, Any]] | None = None
 
 
 _session = _Session()
@@ -171,6 +174,7 @@ def new_match(params: dict[str, Any]) -> dict[str, Any]:
     match.meta["level"] = _level(params.get("level", "normal"))
     match.meta["levels"] = [match.meta["level"]]
     _session.match = match
+    _session.coached = None
     return _state(match)
 
 
@@ -187,6 +191,7 @@ def load(params: dict[str, Any]) -> dict[str, Any]:
     # count under the level it names (all gin.stats can know).
     match.meta["levels"] = _stats.deal_levels(match)
     _session.match = match
+    _session.coached = None
     return _state(match)
 
 
@@ -198,7 +203,8 @@ def view(params: dict[str, Any]) -> dict[str, Any]:
 
 @_json_call
 def act(params: dict[str, Any]) -> dict[str, Any]:
-    """Apply the human's action ``{"action": {...}}``."""
+    """Apply the human's action ``{"action": {...}, "coach"?: true}``; with
+    ``coach``, the view before it is kept for ``coach`` (``coach_index``)."""
     match = _match()
     action = params.get("action")
     if not isinstance(action, dict):
@@ -211,8 +217,13 @@ def act(params: dict[str, Any]) -> dict[str, Any]:
         raise IllegalMove("the match is over", code="game_over")
     if match.deal.to_act != HUMAN or seat != HUMAN:
         raise IllegalMove("it is the computer's turn", code="not_your_turn")
+    coached = params.get("coach") is True
+    before = (len(match.actions), match.view(HUMAN)) if coached else None
     events = _apply(match, {**action, "seat": HUMAN})
-    return {**_state(match), "events": events}
+    if before is None:
+        return {**_state(match), "events": events}
+    _session.coached = (before[0], before[1], match.actions[before[0]])
+    return {**_state(match), "events": events, "coach_index": before[0]}
 
 
 @_json_call
@@ -272,9 +283,22 @@ def stats(params: dict[str, Any]) -> dict[str, Any]:
     return _stats.stats(params.get("saves"))
 
 
+@_json_call
+def coach(params: dict[str, Any]) -> dict[str, Any]:
+    """The coach's note on the human's decision ``{"index": <coach_index from act>}``
+    (gin.coach): ``{"index", "note": <note> | null}``; ``no_decision`` unless
+    it is the last decision ``act`` kept for it (in this match)."""
+    index = params.get("index")
+    kept = _session.coached
+    if type(index) is not int or kept is None or kept[0] != index or _session.match is None:
+        raise BridgeError(f"no coached decision {quote(index)}", code="no_decision")
+    _, view_before, action = kept
+    return {"index": index, "note": _coach.note(view_before, action)}
+
+
 _METHODS = {
     f.__name__: f
-    for f in (new_match, load, view, act, computer_step, hint, set_level, save, replay, review, stats)
+    for f in (new_match, load, view, act, computer_step, hint, set_level, save, replay, review, stats, coach)
 }
 
 

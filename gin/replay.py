@@ -8,7 +8,10 @@ them as ``replay`` and ``review`` (docs/bridge.md).
   each step (both hands face up: the match is over, nothing is hidden any
   more), so a viewer can step back and forth and jump to any deal.  Only for
   a finished match (``match_not_over`` otherwise): mid-match it would show
-  the opponent's hand.
+  the opponent's hand.  One deal that has ended (``deal=n``) may be watched
+  mid-match (the coach's deal summary): that deal's cards are dealt again
+  from nothing, so its open hands say nothing about the deal being played;
+  the deal under way is refused (``match_not_over``).
 - ``review(save)``: for every decision of the human (seat 0), what ``hard``
   (Difícil) would have played from **the view the human had then** (never a
   card revealed later, never the seed), and where it differs, by how much
@@ -87,8 +90,9 @@ def _fresh(match: Match) -> Match:
 
 def replay_steps(match: Match, *, finished_only: bool = True, deal: int | None = None) -> dict[str, Any]:
     """The steps of ``match`` (replayed from its seed and actions); see ``replay``."""
-    if finished_only and not match.over:
-        raise ReplayError("only a finished match can be watched again (it shows both hands)")
+    ended = deal is not None and type(deal) is int and 1 <= deal < match.deal_number
+    if finished_only and not match.over and not ended:
+        raise ReplayError("only a finished match, or a deal of it that has ended, can be watched again (it shows both hands)")
     m = _fresh(match)
     steps = [_deal_step(m, 0)]
     deals = [{"number": 1, "dealer": m.deal.dealer, "start": 0, "end": None, "result": None}]
@@ -139,8 +143,9 @@ def replay(save: Any, *, deal: int | None = None) -> dict[str, Any]:
     best arrangement, the discard pile, stock count, taken/drawn card, scores
     and deals won so far.  ``deals[n-1]`` = ``{"number", "dealer", "start",
     "end", "result"}``: the step indexes of deal n.  ``deal``: only that
-    deal's steps (indexes stay those of the whole match).  Raises
-    ``SaveError`` (``bad_save``) or ``match_not_over``.
+    deal's steps (indexes stay those of the whole match), also of a match
+    not over if deal n has ended.  Raises ``SaveError`` (``bad_save``) or
+    ``match_not_over``.
     """
     return replay_steps(Match.from_save(save), deal=deal)
 

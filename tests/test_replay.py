@@ -266,3 +266,26 @@ def test_the_review_values_each_hand_once_per_decision(played, monkeypatch):
             needed += len(seen)
         m.apply(action)
     assert r["summary"]["differing"] > 5 and in_review == needed
+
+
+def test_a_deal_that_has_ended_can_be_watched_mid_match_but_not_the_one_under_way(played):
+    # The coach's deal summary opens the viewer on a deal just ended, mid-match.
+    whole = replay(played)
+    second = whole["deals"][1]
+    cut = next(i for i, s in enumerate(whole["steps"]) if s["deal_number"] == 3)  # deal 3 just dealt
+    actions = sum(1 for s in whole["steps"][:cut] if s["kind"] == "action")
+    mid = {**played, "actions": played["actions"][:actions + 1]}
+    assert not Match.from_save(mid).over and Match.from_save(mid).deal_number == 3
+    for n in (1, 2):
+        shown = replay(mid, deal=n)["steps"]
+        d = whole["deals"][n - 1]
+        assert shown == whole["steps"][d["start"] : d["end"] + 1]
+    assert replay(mid, deal=2)["steps"][0]["index"] == second["start"]
+    for deal in (3, None):
+        with pytest.raises(GinError) as info:
+            replay(mid, deal=deal)
+        assert info.value.code == "match_not_over"
+    for deal in (0, 4, True, "1"):
+        with pytest.raises(GinError) as info:
+            replay(mid, deal=deal)
+        assert info.value.code in ("bad_deal", "match_not_over")

@@ -13,6 +13,8 @@ import { createController } from "./controller.js";
 import { createIntents } from "./intents.js";
 import { ANIM_MS, DEFAULT_SETTINGS } from "./settings.js";
 import { onFullscreenChange } from "./fullscreen.js";
+import { coachIdle } from "./coach.js";
+import { createTutorial, firstVisit } from "./tutorial.js";
 
 const root = document.getElementById("app");
 const announcer = document.getElementById("announcer");
@@ -46,6 +48,10 @@ const state = {
     order: null, // {seed, deal, cards}: the player's hand order ("manual" sort)
     levelNote: false,
     profileNote: false,
+    coach: null, // the coach's note on the last decision {note, seed, deal, index} (coach.js)
+    coachSummary: null, // the costliest decisions of the deal just ended {seed, deal, items} (coach.js)
+    tutorial: null, // the guided deal under way {step, kind, hint} (tutorial.js)
+    tutorialOffer: firstVisit(storage, location.hash),
     focus: null,
   },
 };
@@ -107,10 +113,12 @@ function draw() {
   // Focus requests play once, on the render right after.
   state.ui.focus = null;
   game.keepUi();
+  tutorial.tick();
 }
 
 const game = createController({ state, storage, draw, announce, notify, onReady: (value) => resolveReady(value) });
-const intents = createIntents({ state, game, draw, announce, setLanguage, clearLog });
+const tutorial = createTutorial({ state, game, draw });
+const intents = createIntents({ state, game, draw, announce, setLanguage, clearLog, tutorial });
 
 // Entering or leaving fullscreen (the menu's button, Escape, the system)
 // only relabels the button: the match stays exactly where it was.
@@ -146,6 +154,7 @@ window.ginApp = {
   idle: () =>
     game
       .idle()
+      .then(coachIdle)
       .then(() => (state.busy ? new Promise((r) => setTimeout(r, 20)).then(() => window.ginApp.idle()) : undefined)),
 };
 

@@ -9,6 +9,8 @@ import { newSeed, seedFromHash } from "./seed.js";
 import { computerMove } from "./words.js";
 import { restoredKnock } from "./knock.js";
 import { DEFAULT_SETTINGS, SPEED_DELAY_MS } from "./settings.js";
+import { askCoach, askSummary, coaching } from "./coach.js";
+import { guided } from "./tutorial.js";
 
 // Engine refusals: shown as a short message, the table stays as it was.
 const REFUSALS = new Set([
@@ -43,6 +45,7 @@ export function createController({ state, storage, draw, announce, notify, onRea
   // beside the save, for the position they belong to, so a reload comes back
   // to the same screen.
   function keepUi() {
+    if (guided(state)) return; // the guided deal keeps nothing (tutorial.js)
     if (!state.view || !state.save || !Array.isArray(state.save.actions) || !storage.available) return;
     const draft = state.ui.panel === "knock" ? state.ui.knock : null;
     const value = {
@@ -84,7 +87,7 @@ export function createController({ state, storage, draw, announce, notify, onRea
   function persistMatch(save) {
     if (!save) return;
     state.save = save;
-    if (!storage.available) return; // told once at start-up
+    if (!storage.available || guided(state)) return; // told once at start-up; the guided deal is not kept
     if (!storage.writeMatch(save)) notify("storage.full", "warning");
   }
 
@@ -92,6 +95,7 @@ export function createController({ state, storage, draw, announce, notify, onRea
   // link) lands on the same match.
   function showSeedInUrl(seed) {
     const hash = `#seed=${encodeURIComponent(seed)}`;
+    if (guided(state)) return; // a reload leaves the guided deal
     if (location.hash !== hash) history.replaceState(null, "", hash);
   }
 
@@ -105,7 +109,7 @@ export function createController({ state, storage, draw, announce, notify, onRea
     // and actions: a reload, the end screen again or an older save adds
     // nothing, so the page's first view of a match counts it too (a deal
     // that ended just before the page was closed).
-    if (!state.view || !result.save) return;
+    if (!state.view || !result.save || guided(state)) return; // the guided deal never counts
     const ended = state.view.history.length;
     const key = ended ? `${state.view.seed}:${ended}` : ""; // "" again at a new match's first deal
     if (ended && (key !== counted || state.view.over)) {
@@ -128,6 +132,7 @@ export function createController({ state, storage, draw, announce, notify, onRea
       state.ui.knock = null;
       state.ui.selected = null;
       state.ui.focus = "next";
+      if (coaching(state)) askSummary((m, p) => engine.call(m, p), state, draw);
     } else if (count < state.ui.seenDeals) {
       state.ui.seenDeals = count; // a new match
     }
@@ -161,7 +166,7 @@ export function createController({ state, storage, draw, announce, notify, onRea
   // The player closed the result of deal `number` (0: a new match): a reload
   // must not show it again, nor miss one not closed yet.
   function acknowledge(number) {
-    if (state.view && storage.available) storage.writeAcknowledged(state.view.seed, number);
+    if (state.view && storage.available && !guided(state)) storage.writeAcknowledged(state.view.seed, number);
   }
 
   // Every engine call goes through here, one at a time, in order.
@@ -171,13 +176,16 @@ export function createController({ state, storage, draw, announce, notify, onRea
     return run;
   }
 
-  async function startMatch(seed) {
+  // fixed: {profile, level} instead of the settings' (the guided deal).
+  async function startMatch(seed, fixed = null) {
     generation++;
+    if (!fixed) state.ui.tutorial = null; // any other match ends the guided deal
+    const profile = fixed ? fixed.profile : state.settings.profile;
     const result = await engine.call("new_match", {
       seed,
-      profile: state.settings.profile,
-      options: state.settings.profile === "custom" ? customOptions() : {},
-      level: state.settings.level,
+      profile,
+      options: profile === "custom" ? customOptions() : {},
+      level: fixed ? fixed.level : state.settings.level,
     });
     state.ui.seenDeals = 0;
     accept(result);
@@ -309,7 +317,8 @@ export function createController({ state, storage, draw, announce, notify, onRea
     }
     const before = state.view;
     return play(async () => {
-      const result = await engine.call("act", { action });
+      const coached = coaching(state);
+      const result = await engine.call("act", coached ? { action, coach: true } : { action });
       state.ui.message = null;
       state.ui.hintTarget = null;
       state.ui.selected = null;
@@ -321,6 +330,7 @@ export function createController({ state, storage, draw, announce, notify, onRea
       }
       after();
       draw();
+      if (coached) askCoach((m, p) => engine.call(m, p), state, result, draw, announce); // not awaited
     });
   }
 
@@ -366,6 +376,11 @@ export function createController({ state, storage, draw, announce, notify, onRea
     accept,
     acknowledge,
     startMatch,
+    // What the page would open at boot (the guided deal's end).
+    reopen: () => {
+      generation++;
+      return openMatch();
+    },
     setMessage,
     refuseLocally,
     persistSettings,

@@ -51,6 +51,16 @@ export function choice(id, label, value, options, onChange) {
   return el("div", { class: "field" }, el("label", { for: id, text: label }), node);
 }
 
+// A labelled checkbox that does an intent (the menu's switches); key is its data-key.
+export function checkField(id, intent, key, label, checked) {
+  return el(
+    "div",
+    { class: "field check" },
+    el("input", { type: "checkbox", id, checked: Boolean(checked), dataset: { intent, key } }),
+    el("label", { for: id, text: label }),
+  );
+}
+
 // A face-up card that is not a control (piles, panels, the opponent's known cards).
 export function faceCard(card, t, extra = "") {
   return el(

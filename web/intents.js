@@ -10,10 +10,13 @@ import { toggleFullscreen } from "./fullscreen.js";
 import { matchId } from "./history.js";
 import { openStats, openGames } from "./statspanel.js";
 import { openViewer } from "./viewer.js";
+import { coachIntents } from "./coach.js";
 
-export function createIntents({ state, game, draw, announce, setLanguage, clearLog }) {
+export function createIntents({ state, game, draw, announce, setLanguage, clearLog, tutorial }) {
   const { act, play, accept, acknowledge, startMatch, setMessage, refuseLocally, persistSettings, boot, call } = game;
   const intents = {
+    ...coachIntents({ state, draw, persistSettings, watchAt }),
+    ...tutorial.intents,
     select({ card }) {
       if (!state.view || state.ui.panel) return;
       if (state.ui.selected === card) {
@@ -154,6 +157,7 @@ export function createIntents({ state, game, draw, announce, setLanguage, clearL
     },
     next() {
       if (state.ui.panel !== "deal") return;
+      if (state.ui.tutorial) return tutorial.finish(); // the guided deal ends with its first deal
       if (state.ui.result) acknowledge(state.ui.result.number);
       state.ui.result = null;
       state.ui.panel = state.view && state.view.over ? "match" : null;
@@ -357,6 +361,19 @@ export function createIntents({ state, game, draw, announce, setLanguage, clearL
       history: game.history,
       currentSave: () => state.save,
     };
+  }
+
+  // The coach's deal summary: the viewer on a deal just ended, at a step.
+  function watchAt(deal, step, key) {
+    openViewer(state.save, {
+      ...sheetContext(),
+      deal,
+      step,
+      onClose: () => {
+        state.ui.focus = key;
+        draw();
+      },
+    });
   }
 
   function backToMenu(key) {

@@ -1,9 +1,11 @@
 // The menu (always in the DOM, hidden while closed, so the seed can be read),
 // the "how to play" page and the new-match confirmation.
 
-import { dialog, el, intentButton } from "./dom.js";
+import { checkField, dialog, el, intentButton } from "./dom.js";
 import { SHORTCUTS } from "./shortcuts.js";
 import { fullscreenButton } from "./fullscreen.js";
+import { coachSwitch } from "./coach.js";
+import { tutorialButton } from "./tutorial.js";
 
 const CUSTOM_CHOICES = {
   gin_bonus: [20, 25],
@@ -83,6 +85,7 @@ export function menuPanel(view, ui) {
         ["easy", "normal", "hard"].map((v) => [v, t(`level.${v}`)]),
       ),
       view.next_level || ui.levelNote ? el("p", { class: "note", role: "status", text: t("menu.level_note") }) : null,
+      coachSwitch(t, settings),
       select(
         "profile",
         t("menu.profile"),
@@ -116,17 +119,7 @@ export function menuPanel(view, ui) {
         settings.sort,
         ["melds", "suit", "rank", "manual"].map((v) => [v, t(`sort.${v}`)]),
       ),
-      el(
-        "div",
-        { class: "field check" },
-        el("input", {
-          type: "checkbox",
-          id: "menu-four",
-          checked: Boolean(settings.fourColour),
-          dataset: { intent: "fourColour", key: "four" },
-        }),
-        el("label", { for: "menu-four", text: t("menu.four_colour") }),
-      ),
+      checkField("menu-four", "fourColour", "four", t("menu.four_colour"), settings.fourColour),
     ),
   );
   return box;
@@ -178,6 +171,7 @@ export function helpPanel(view, ui) {
       "div",
       { class: "panel-buttons" },
       intentButton(t("btn.back"), "closeHelp", { class: "btn primary" }),
+      tutorialButton(t),
     ),
   );
 }

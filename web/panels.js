@@ -5,6 +5,7 @@ import { dialog, el, faceCard, intentButton } from "./dom.js";
 import { cardFace, cardClasses, cardName, cardPoints, orderMeld, byRank } from "./cards.js";
 import { SHORTCUTS } from "./shortcuts.js";
 import { knockDiscard, knockLoss, layoffsLabel, loosePoints, points as pointsText } from "./words.js";
+import { coachSummary } from "./coach.js";
 
 
 function cardRow(cards, t, cls = "") {
@@ -186,6 +187,7 @@ export function dealResultPanel(view, ui) {
         : null,
     ),
     el("div", { class: "hands" }, hands),
+    coachSummary(view, ui),
     el(
       "div",
       { class: "panel-foot" },

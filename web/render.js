@@ -12,6 +12,8 @@ import { SHORTCUTS } from "./shortcuts.js";
 import { computerMove, handCardName, ifDiscard, selectedPrompt } from "./words.js";
 import { menuPanel, helpPanel, confirmNewPanel, confirmReplayPanel } from "./menu.js";
 import { dealResultPanel, matchResultPanel, knockPanel } from "./panels.js";
+import { coachNote } from "./coach.js";
+import { tutorialBar } from "./tutorial.js";
 
 function topBar(view, ui) {
   const { t } = ui;
@@ -355,7 +357,7 @@ function table(view, ui) {
     "main",
     { class: "table", "aria-busy": String(ui.busy && view.to_act === 1) },
     opponentArea(view, ui),
-    el("div", { class: "centre" }, piles(view, ui), messageArea(view, ui)),
+    el("div", { class: "centre" }, tutorialBar(view, ui), piles(view, ui), messageArea(view, ui), coachNote(view, ui)),
     handArea(view, ui),
     actionBar(view, ui),
   );

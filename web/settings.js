@@ -10,6 +10,7 @@ export const DEFAULT_SETTINGS = {
   profile: "traditional",
   custom: { gin_bonus: 20, undercut_bonus: 10, big_gin_bonus: null, target: 100 },
   fourColour: false,
+  coach: false, // Entrenador (coach.js)
 };
 
 // How long a card takes to move, by speed (motion.js).

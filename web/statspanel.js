@@ -5,6 +5,7 @@
 import { button, choice, el } from "./dom.js";
 import { openSheet } from "./sheet.js";
 import { summarize, KEEP, LEVELS, PROFILES, ImportRefused } from "./history.js";
+import { clearCoachLog, coachChart } from "./coachlog.js";
 
 function number(lang, n) {
   return new Intl.NumberFormat(lang === "en" ? "en-GB" : "es-ES", { maximumFractionDigits: 2 }).format(n);
@@ -66,7 +67,7 @@ export function openStats(ctx) {
             { class: "panel-buttons" },
             button(t("stats.clear_yes"), "clearYes", () => {
               asking = false;
-              const ok = ctx.history.clear(ctx.currentSave());
+              const ok = ctx.history.clear(ctx.currentSave()) && clearCoachLog();
               status = { kind: ok ? "ok" : "error", text: (tt) => tt(ok ? "stats.cleared" : "data.cannot_save") };
               draw("clear");
             }, { class: "btn danger" }),
@@ -95,6 +96,7 @@ export function openStats(ctx) {
           }),
         ),
         s.matches || s.deals ? rows(t, lang, s) : el("p", { class: "none stats-empty", text: t("stats.empty") }),
+        coachChart(t, lang),
         statusLine,
         confirm,
         el(

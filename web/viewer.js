@@ -98,15 +98,28 @@ function resultBox(t, rules, result) {
   );
 }
 
+// One deal of the engine's replay (asked with {deal}) as a replay of its own:
+// its steps counted from 0, the review's steps with them (the coach's deal
+// summary opens a deal just ended, mid-match).
+function dealOnly(result, number) {
+  const offset = result.steps[0].index;
+  const steps = result.steps.map((s) => ({ ...s, index: s.index - offset }));
+  const deal = result.deals.find((d) => d.number === number);
+  return { ...result, steps, count: steps.length, deals: [{ ...deal, start: 0, end: steps.length - 1 }], final: null, offset };
+}
+
 // ctx: {t: () => translator, lang: () => lang, call(method, params), speed,
-//       matchId(save), onClose(opener)}
+//       matchId(save), onClose(opener), deal?: n, step?: i}: with `deal`, only
+//       that deal (which has ended; the match may not have), opened at the
+//       match's step `step` (replay's index).
 export function openViewer(save, ctx) {
   let data = null; // the engine's replay
   let error = null;
   let index = 0;
   let playing = null; // interval id
   let speed = PLAY_MS[ctx.speed] ? ctx.speed : "fast";
-  const id = ctx.matchId(save);
+  const only = Number.isInteger(ctx.deal) ? ctx.deal : null;
+  const id = only ? `${ctx.matchId(save)}:deal${only}` : ctx.matchId(save);
   let review = reviews.get(id) || null; // {differing, summary, done, total, failed}
   let endReview = null; // terminates the review's extra engines
   const live = el("p", { class: "viewer-live sr-only", "aria-live": "polite" });
@@ -120,7 +133,7 @@ export function openViewer(save, ctx) {
     },
     onKey(event) {
       if (!data || event.target.tagName === "SELECT" || event.ctrlKey || event.metaKey || event.altKey) return false;
-      const deal = data.steps[index].deal_number;
+      const at = data.deals.findIndex((d) => d.number === data.steps[index].deal_number);
       const moves = {
         ArrowRight: index + 1,
         ArrowDown: index + 1,
@@ -128,8 +141,8 @@ export function openViewer(save, ctx) {
         ArrowUp: index - 1,
         Home: 0,
         End: data.count - 1,
-        PageDown: deal < data.deals.length ? data.deals[deal].start : data.count - 1,
-        PageUp: deal > 1 && index === data.deals[deal - 1].start ? data.deals[deal - 2].start : data.deals[deal - 1].start,
+        PageDown: at + 1 < data.deals.length ? data.deals[at + 1].start : data.count - 1,
+        PageUp: at > 0 && index === data.deals[at].start ? data.deals[at - 1].start : data.deals[at].start,
       };
       if (!(event.key in moves)) return false;
       stop();
@@ -298,7 +311,7 @@ export function openViewer(save, ctx) {
             data.deals.map((d) => [d.number, d.result ? `${t("bar.deal", { number: d.number })} · ${t(`kind.${d.result.kind}`)}${d.result.winner === 0 ? ` · ${t("viewer.you_won_deal", { points: d.result.points })}` : d.result.winner === 1 ? ` · ${t("viewer.opp_won_deal", { points: d.result.points })}` : ""}` : t("bar.deal", { number: d.number })]),
             (v) => {
               stop();
-              go(data.deals[Number(v) - 1].start, true);
+              go(data.deals.find((d) => d.number === Number(v)).start, true);
             },
           ),
           choice("viewer-speed", t("menu.speed"), speed, ["slow", "normal", "fast"].map((v) => [v, t(`speed.${v}`)]), (v) => {
@@ -345,6 +358,7 @@ export function openViewer(save, ctx) {
 
   async function reviewAll() {
     const total = data.deals.length;
+    const base = only ? only - 1 : 0; // deal numbers: base + 1 .. base + total
     review = { differing: [], summary: null, done: 0, total, finished: false };
     const parts = new Map(); // first deal -> the engine's answer for its part
     const returned = []; // parts an extra engine failed to answer
@@ -359,7 +373,7 @@ export function openViewer(save, ctx) {
       const share = Math.max(1, Math.ceil((total - next + 1) / working));
       const part = [next, Math.min(total, next + Math.min(size, share) - 1)];
       next = part[1] + 1;
-      return part;
+      return [part[0] + base, part[1] + base];
     };
     const engaged = new Set(); // the engines that answered a part
     let over = false; // failed or closed: late answers are dropped
@@ -435,7 +449,8 @@ export function openViewer(save, ctx) {
       return;
     }
     const ordered = [...parts.keys()].sort((a, b) => a - b).map((first) => parts.get(first));
-    const differing = ordered.flatMap((part) => part.differing);
+    const offset = data.offset || 0; // one deal: its steps counted from 0
+    const differing = ordered.flatMap((part) => part.differing).map((d) => (offset ? { ...d, step: d.step - offset } : d));
     const decisions = ordered.reduce((n, part) => n + part.summary.decisions, 0);
     // As gin.replay.review sums it up.
     const costed = differing.filter((d) => d.cost !== null && d.cost !== undefined);
@@ -494,10 +509,10 @@ export function openViewer(save, ctx) {
 
   draw("closeViewer");
   ctx
-    .call("replay", { save })
+    .call("replay", only ? { save, deal: only } : { save })
     .then((result) => {
-      data = result;
-      index = 0;
+      data = only ? dealOnly(result, only) : result;
+      index = only && Number.isInteger(ctx.step) ? Math.max(0, Math.min(data.count - 1, ctx.step - data.offset)) : 0;
       draw("forward");
       if (review && review.finished) markReviewed();
       return runReview();
