@@ -4,7 +4,7 @@
 import { dialog, el, intentButton } from "./dom.js";
 import { SHORTCUTS } from "./shortcuts.js";
 import { fullscreenButton } from "./fullscreen.js";
-import { CUSTOM_CHOICES, DEFAULT_SWITCHES, PROFILES, switchesFor } from "./variants.js";
+import { CUSTOM_CHOICES, DEFAULT_SWITCHES, PROFILES, profileName, switchesFor } from "./variants.js";
 
 function select(intent, label, value, options, extra = {}) {
   const id = `menu-${intent}${extra.name ? `-${extra.name}` : ""}`;
@@ -106,7 +106,7 @@ export function menuPanel(view, ui) {
       el("p", {
         class: "note",
         text: t("menu.rules_now", {
-          profile: t(`profile.${rules.profile}`),
+          profile: profileName(t, `${rules.profile}${rules.hollywood ? "-hollywood" : ""}`),
           gin: rules.gin_bonus,
           undercut: rules.undercut_bonus,
           target: rules.target,

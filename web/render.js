@@ -40,7 +40,7 @@ function topBar(view, ui) {
     el(
       "span",
       { class: "match-info" },
-      limitText(view, t) ? el("strong", { class: "deal-limit", text: limitText(view, t) }) : null,
+      limitText(view, t) ? el("span", { class: "deal-limit", text: limitText(view, t) }) : null,
       view.games
         ? el("span", {
             class: "hw-games",

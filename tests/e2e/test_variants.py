@@ -30,7 +30,7 @@ def test_a_whole_oklahoma_deal_with_the_knock_limit_shown(page, open_app):
     assert view["rules"]["profile"] == "oklahoma" and view["knock_limit"] == 4
     # From the deal's first moment, before anyone has moved.
     assert view["history"] == [] and view["discard"] == ["4S"]
-    assert limit_shown(page) == "Esta mano: cierras con 4 o menos"
+    assert limit_shown(page) == "Cierras con 4 o menos"
     assert "Oklahoma" in page.locator(".topbar").inner_text()
     shoot(page, "oklahoma-table", PORTRAIT)
     knocked = False
@@ -38,7 +38,7 @@ def test_a_whole_oklahoma_deal_with_the_knock_limit_shown(page, open_app):
         view = settle(page)
         if ui(page)["panel"] == "deal":
             break
-        assert limit_shown(page) == "Esta mano: cierras con 4 o menos"
+        assert limit_shown(page) == "Cierras con 4 o menos"
         if view["phase"].startswith("upcard"):
             button(page, "Pasar").click()
         elif view["phase"] == "draw":
@@ -71,7 +71,7 @@ def test_a_whole_oklahoma_deal_with_the_knock_limit_shown(page, open_app):
     first = nxt["events"][0]["card"] if nxt["events"] and nxt["events"][0]["type"] == "take" else nxt["discard"][0]
     want = 0 if first[0] == "A" else min(10, "A23456789TJQK".index(first[0]) + 1)
     assert nxt["knock_limit"] == want
-    assert limit_shown(page) == ("Esta mano: solo Gin" if want == 0 else f"Esta mano: cierras con {want} o menos")
+    assert limit_shown(page) == ("Solo Gin" if want == 0 else f"Cierras con {want} o menos")
 
 
 def _finished_hollywood_save() -> tuple[dict, Match]:
@@ -117,9 +117,10 @@ def test_the_menu_links_and_repetir_keep_the_variant(page, open_app):
     page.get_by_label("Hollywood (tres partidas a la vez)").select_option("yes")
     shoot(page, "variants-menu", PORTRAIT)
     button(page, "Nueva partida").click()
+    button(page, "Empezar").click()
     view = settle(page)
     assert view["rules"]["profile"] == "straight" and view["rules"]["hollywood"] is True
-    assert view["knock_limit"] == 0 and limit_shown(page) == "Esta mano: solo Gin"
+    assert view["knock_limit"] == 0 and limit_shown(page) == "Solo Gin"
     assert [g["scores"] for g in view["games"]] == [[0, 0]] * 3
     # The link names the variant: opened elsewhere it plays the same rules.
     link = page.evaluate("location.hash")
