@@ -219,7 +219,8 @@ def _options(pairs: list[str]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for pair in pairs:
         key, _, value = pair.partition("=")
-        out[key] = None if value == "None" else int(value)
+        words = {"None": None, "true": True, "false": False}
+        out[key] = words[value] if value in words else int(value)
     return out
 
 

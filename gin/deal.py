@@ -65,6 +65,8 @@ class Outcome:
     arrangements: tuple[Arrangement, Arrangement] | None = None
     layoffs: tuple[Layoff, ...] = ()
     discard: Card | None = None
+    #: ``points`` includes it: 2 when an Oklahoma spade upcard doubled the deal.
+    multiplier: int = 1
 
     @property
     def defender(self) -> int | None:
@@ -96,6 +98,7 @@ class Outcome:
             if self.arrangements is None
             else [a.to_dict() for a in self.arrangements],
             "layoffs": [lay.to_dict() for lay in self.layoffs],
+            "multiplier": self.multiplier,
         }
 
 
@@ -138,6 +141,12 @@ class Deal:
     #: Public events, e.g. {"seat": 1, "type": "draw", "from": "stock"}.
     events: list[dict[str, Any]] = field(default_factory=list)
     outcome: Outcome | None = None
+    #: The deal's first upcard (Oklahoma reads its knock limit and doubling from it).
+    first_upcard: int = -1
+
+    def __post_init__(self) -> None:
+        if self.first_upcard < 0 and self.pile:
+            self.first_upcard = self.pile[0]
 
     # -- construction -------------------------------------------------------
 
@@ -214,6 +223,7 @@ class Deal:
             known_masks=list(self.known_masks),
             events=list(self.events),
             outcome=self.outcome,
+            first_upcard=self.first_upcard,
         )
 
     # -- reading ------------------------------------------------------------
@@ -237,6 +247,16 @@ class Deal:
     def upcard(self) -> Card | None:
         """The top of the discard pile."""
         return ALL_CARDS[self.pile[-1]] if self.pile else None
+
+    @property
+    def knock_limit(self) -> int:
+        """This deal's knock limit (0: only gin ends it; see ``Rules.deal_knock_limit``)."""
+        return self.rules.deal_knock_limit(ALL_CARDS[self.first_upcard])
+
+    @property
+    def multiplier(self) -> int:
+        """What this deal's score is multiplied by (``Rules.deal_multiplier``)."""
+        return self.rules.deal_multiplier(ALL_CARDS[self.first_upcard])
 
     @property
     def nondealer(self) -> int:
@@ -264,6 +284,8 @@ class Deal:
             "drawn": None if self.drawn is None else str(ALL_CARDS[self.drawn]),
             "both_passed": self.both_passed,
             "known": [cards(self.known_masks[0]), cards(self.known_masks[1])],
+            "knock_limit": self.knock_limit,
+            "multiplier": self.multiplier,
             "events": [dict(e) for e in self.events],
             "outcome": None if self.outcome is None else self.outcome.to_dict(),
         }
@@ -290,7 +312,7 @@ class Deal:
         for card in mask_cards(hand):
             if card.index != self.taken:
                 actions.append({"type": "discard", "card": str(card)})
-        limit = self.rules.knock_limit
+        limit = self.knock_limit
         for i, points in sorted(discard_deadwood_masks(hand).items()):
             if i != self.taken and points <= limit:
                 rest = hand & ~(1 << i)
@@ -424,9 +446,14 @@ class Deal:
         card = self._check_discard(action, "knock")
         seat = self.to_act
         declared, meld_masks = _declared(self.hand_masks[seat] & ~(1 << card), action)
-        if declared.points > self.rules.knock_limit:
+        limit = self.knock_limit
+        if declared.points > limit and limit == 0:
             raise IllegalMove(
-                f"deadwood {declared.points} is over the knock limit {self.rules.knock_limit}",
+                f"only gin ends this deal (deadwood {declared.points})", code="gin_required"
+            )
+        if declared.points > limit:
+            raise IllegalMove(
+                f"deadwood {declared.points} is over the knock limit {limit}",
                 code="deadwood_too_high",
             )
         self._remove(seat, card)
@@ -463,6 +490,8 @@ class Deal:
             winner, points = knocker, d - k
         else:
             kind, winner, points = "undercut", defender, k - d + rules.undercut_bonus
+        multiplier = self.multiplier
+        points *= multiplier
         arrangements = (declared, defence) if knocker == 0 else (defence, declared)
         self.outcome = Outcome(
             kind=kind,
@@ -472,6 +501,7 @@ class Deal:
             arrangements=arrangements,
             layoffs=layoffs,
             discard=None if card is None else ALL_CARDS[card],
+            multiplier=multiplier,
         )
         self.phase = "over"
         self.to_act = None

@@ -19,10 +19,12 @@ from typing import Any
 from .cards import Card, parse_cards
 from .deal import Deal, Outcome
 from .errors import MAX_DEPTH, IllegalMove, SaveError, quote, too_deep
-from .rules import Rules
+from .rules import HOLLYWOOD_GAMES, Rules
 from .shuffle import ALGORITHM, deal_cards, first_dealer, normalize_seed
 
-__all__ = ["Match", "DealResult", "FinalResult", "final_totals", "SAVE_FORMAT", "SAVE_VERSION"]
+__all__ = [
+    "Match", "DealResult", "FinalResult", "final_totals", "hollywood_games", "SAVE_FORMAT", "SAVE_VERSION",
+]
 
 SAVE_FORMAT = "gin-save"
 SAVE_VERSION = 1
@@ -35,10 +37,16 @@ class DealResult:
     number: int
     dealer: int
     outcome: Outcome
+    #: The running totals after it (Hollywood: of the first game still open, else the last).
     scores: tuple[int, int]
+    #: Hollywood only: each game's running totals after it.
+    games: tuple[tuple[int, int], ...] | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"number": self.number, "dealer": self.dealer, **self.outcome.to_dict(), "scores": list(self.scores)}
+        d = {"number": self.number, "dealer": self.dealer, **self.outcome.to_dict(), "scores": list(self.scores)}
+        if self.games is not None:
+            d["games"] = [list(g) for g in self.games]
+        return d
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,14 +59,71 @@ class FinalResult:
     bonuses: tuple[dict[str, Any], ...]
     #: Deal points before the bonuses (doubled for a standard shutout).
     base: tuple[int, int]
+    #: Hollywood: each game's own result (the totals above are their sums).
+    games: tuple["FinalResult", ...] | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        d = {
             "totals": list(self.totals),
             "winner": self.winner,
             "bonuses": [dict(b) for b in self.bonuses],
             "base": list(self.base),
         }
+        if self.games is not None:
+            d["games"] = [g.to_dict() for g in self.games]
+        return d
+
+
+@dataclass(frozen=True, slots=True)
+class HollywoodGame:
+    """One of Hollywood's three games: the deals entered in it and, once over, its result."""
+
+    wins: tuple[tuple[int, int], ...]
+    scores: tuple[int, int]
+    final: FinalResult | None
+
+
+def hollywood_games(rules: Rules, wins: Sequence[tuple[int, int]]) -> list[HollywoodGame]:
+    """The three games of Hollywood scoring from the scored deals ``[(seat, points), ...]``.
+
+    A player's first won deal is entered in game 1, the second in games 1 and
+    2, the third and later ones in all three, each time only in the games
+    still open.  A game is over when a player's total in it reaches the
+    target; its bonuses (game, line, shutout) are those of ``final_result``
+    over the deals entered in it.
+
+    >>> [g.scores for g in hollywood_games(Rules.profile("traditional"), [(0, 30), (1, 20), (0, 40)])]
+    [(70, 20), (40, 0), (0, 0)]
+    """
+    entered: list[list[tuple[int, int]]] = [[] for _ in range(HOLLYWOOD_GAMES)]
+    finals: list[FinalResult | None] = [None] * HOLLYWOOD_GAMES
+    won = [0, 0]
+    for seat, points in wins:
+        won[seat] += 1
+        for g in range(min(won[seat], HOLLYWOOD_GAMES)):
+            if finals[g] is None:
+                entered[g].append((seat, points))
+                if sum(p for s, p in entered[g] if s == seat) >= rules.target:
+                    finals[g] = final_result(rules, entered[g])
+    return [
+        HollywoodGame(tuple(e), _totals(e), f) for e, f in zip(entered, finals, strict=True)
+    ]
+
+
+def _totals(wins: Sequence[tuple[int, int]]) -> tuple[int, int]:
+    return (sum(p for s, p in wins if s == 0), sum(p for s, p in wins if s == 1))
+
+
+def hollywood_result(games: Sequence[HollywoodGame]) -> FinalResult:
+    """A Hollywood match's result: the sums of its three games' results (each game's bonuses tagged with it)."""
+    finals = [g.final for g in games]
+    if any(f is None for f in finals):
+        raise ValueError("a Hollywood match ends when its three games are over")
+    totals = [sum(f.totals[s] for f in finals) for s in (0, 1)]
+    base = [sum(f.base[s] for f in finals) for s in (0, 1)]
+    bonuses = tuple({**b, "game": n} for n, f in enumerate(finals, 1) for b in f.bonuses)
+    winner = None if totals[0] == totals[1] else (0 if totals[0] > totals[1] else 1)
+    return FinalResult((totals[0], totals[1]), winner, bonuses, (base[0], base[1]), tuple(finals))
 
 
 def final_result(rules: Rules, wins: Sequence[tuple[int, int]]) -> FinalResult:
@@ -185,8 +250,13 @@ class Match:
 
     @property
     def scores(self) -> tuple[int, int]:
-        """Running totals of deal points (no bonuses)."""
+        """Running totals of deal points (no bonuses); Hollywood: of the first game still open."""
         return self.results[-1].scores if self.results else (0, 0)
+
+    @property
+    def games(self) -> list[HollywoodGame] | None:
+        """Hollywood's three games as they stand (None for one game)."""
+        return hollywood_games(self.rules, self.wins) if self.rules.hollywood else None
 
     @property
     def wins(self) -> list[tuple[int, int]]:
@@ -219,12 +289,25 @@ class Match:
         return self
 
     def _finish_deal(self, outcome: Outcome) -> None:
-        scores = list(self.scores)
-        if outcome.winner is not None:
-            scores[outcome.winner] += outcome.points
-        self.results.append(DealResult(self.deal_number, self.deal.dealer, outcome, (scores[0], scores[1])))
-        if max(scores) >= self.rules.target:
-            self.final = final_result(self.rules, self.wins)
+        if self.rules.hollywood:
+            wins = self.wins
+            if outcome.winner is not None:
+                wins.append((outcome.winner, outcome.points))
+            games = hollywood_games(self.rules, wins)
+            playing = [g for g in games if g.final is None]
+            current = (playing or games)[0].scores
+            self.results.append(
+                DealResult(self.deal_number, self.deal.dealer, outcome, current, tuple(g.scores for g in games))
+            )
+            over = not playing
+        else:
+            scores = list(self.scores)
+            if outcome.winner is not None:
+                scores[outcome.winner] += outcome.points
+            self.results.append(DealResult(self.deal_number, self.deal.dealer, outcome, (scores[0], scores[1])))
+            over = max(scores) >= self.rules.target
+        if over:
+            self.final = hollywood_result(self.games) if self.rules.hollywood else final_result(self.rules, self.wins)
             return
         dealer = self.deal.dealer if outcome.winner is None else outcome.winner
         self.deal_number += 1

@@ -97,7 +97,8 @@ def records(m: Match) -> list[dict[str, Any]]:
     ``won``/``lost``/``drawn``), so the sum of a match's lines is its record.
     """
     levels = deal_levels(m)
-    profile = m.rules.profile_name
+    # Hollywood is kept apart from one-game matches of its profile.
+    profile = m.rules.profile_name + ("-hollywood" if m.rules.hollywood else "")
     # Where each deal ended: replay the actions once, noting the count at each end.
     ends: list[int] = []
     replayed = Match(seed=m.seed, rules=m.rules)

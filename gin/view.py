@@ -54,6 +54,10 @@ def deal_view(deal, seat: int) -> dict[str, Any]:
         "events": [_public_event(e, seat) for e in deal.events],
         "legal": deal.legal_actions() if acting else [],
         "rules": deal.rules.to_dict(),
+        # The deal's own knock limit (Oklahoma: set by the first upcard; 0: only
+        # gin) and score multiplier: public from the deal's first moment.
+        "knock_limit": deal.knock_limit,
+        "multiplier": deal.multiplier,
     }
     if acting and deal.phase == "discard":
         view["discard_deadwood"] = {
@@ -84,6 +88,10 @@ def match_view(match, seat: int) -> dict[str, Any]:
             "last_deal": history[-1] if history else None,
             "over": match.over,
             "final": None if match.final is None else match.final.to_dict(),
+            # Hollywood: each game's totals and whether it is over (None: one game).
+            "games": None
+            if match.games is None
+            else [{"scores": list(g.scores), "over": g.final is not None} for g in match.games],
         }
     )
     if match.over:

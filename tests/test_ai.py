@@ -46,7 +46,7 @@ def _check_legal(deal: Deal, view: dict, action: dict) -> None:
         trial.apply(action)  # raises IllegalMove on a bad card or bad melds
         assert trial.over
         if action["type"] == "knock":
-            assert trial.outcome.arrangements[view["seat"]].points <= deal.rules.knock_limit
+            assert trial.outcome.arrangements[view["seat"]].points <= deal.knock_limit
     else:
         assert action in view["legal"], (action, view["legal"])
         deal.copy().apply(action)

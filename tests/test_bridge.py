@@ -78,7 +78,7 @@ def test_new_match_defaults_and_custom_options():
 @pytest.mark.parametrize(
     "params, code",
     [
-        ({"seed": "A", "profile": "oklahoma"}, "unknown_profile"),
+        ({"seed": "A", "profile": "canasta"}, "unknown_profile"),
         ({"seed": "A", "profile": "custom", "options": {"gin_bonus": 30}}, "bad_option"),
         ({"seed": "A", "profile": "custom", "options": {"target": 100.0}}, "bad_option"),
         ({"seed": "A", "profile": "standard", "options": {"gin_bonus": 25}}, "bad_option"),

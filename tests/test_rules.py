@@ -101,7 +101,7 @@ def test_fixed_profiles_take_no_options(name):
     assert "gin_bonus" in str(info.value)
 
 
-@pytest.mark.parametrize("name", ["", "Traditional", "oklahoma", None, 3, "custom "])
+@pytest.mark.parametrize("name", ["", "Traditional", "canasta", None, 3, "custom "])
 def test_unknown_profile_is_refused(name):
     with pytest.raises(RulesError) as info:
         Rules.profile(name)

@@ -176,7 +176,7 @@ def test_bad_action_lists_are_refused(actions):
         None,
         "standard",
         {},
-        {"profile": "oklahoma"},
+        {"profile": "canasta"},
         {**Rules.profile("standard").to_dict(), "gin_bonus": 20},
         {**Rules.profile("traditional").to_dict(), "knock_limit": 15},
         {**Rules.profile("custom").to_dict(), "target": 200},

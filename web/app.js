@@ -4,6 +4,7 @@
 
 import { createStorage } from "./storage.js";
 import { seedFromHash } from "./seed.js";
+import { rulesFromHash } from "./variants.js";
 import { pickLanguage, translator } from "./i18n.js";
 import { render } from "./render.js";
 import { createMotion } from "./motion.js";
@@ -127,7 +128,7 @@ onFullscreenChange(() => draw());
 window.addEventListener("hashchange", () => {
   const wanted = seedFromHash(location.hash);
   if (state.view && state.boot.stage === "ready" && wanted && wanted !== state.view.seed) {
-    game.play(() => game.startMatch(wanted));
+    game.play(() => game.startMatch(wanted, rulesFromHash(location.hash)));
   }
 });
 

@@ -6,6 +6,7 @@
 import { createHistory } from "./history.js";
 import { createEngine, EngineError, REVIEW_ROLE } from "./engine.js";
 import { newSeed, seedFromHash } from "./seed.js";
+import { newMatchRules, rulesFromHash, rulesHash } from "./variants.js";
 import { computerMove } from "./words.js";
 import { restoredKnock } from "./knock.js";
 import { DEFAULT_SETTINGS, SPEED_DELAY_MS } from "./settings.js";
@@ -93,8 +94,8 @@ export function createController({ state, storage, draw, announce, notify, onRea
 
   // Keep the URL naming the current match's seed, so a reload (or a shared
   // link) lands on the same match.
-  function showSeedInUrl(seed) {
-    const hash = `#seed=${encodeURIComponent(seed)}`;
+  function showSeedInUrl(seed, rules) {
+    const hash = `#seed=${encodeURIComponent(seed)}${rules ? rulesHash(rules) : ""}`;
     if (guided(state)) return; // a reload leaves the guided deal
     if (location.hash !== hash) history.replaceState(null, "", hash);
   }
@@ -102,7 +103,7 @@ export function createController({ state, storage, draw, announce, notify, onRea
   function accept(result) {
     if (result.view) state.view = result.view;
     if (result.save) persistMatch(result.save);
-    if (state.view) showSeedInUrl(state.view.seed);
+    if (state.view) showSeedInUrl(state.view.seed, state.view.rules);
     noticeFinishedDeal();
     // Statistics count each deal when it ends and the match when it ends (a
     // finished match is kept too). history.js knows each by its seed, rules
@@ -176,17 +177,14 @@ export function createController({ state, storage, draw, announce, notify, onRea
     return run;
   }
 
-  // fixed: {profile, level} instead of the settings' (the guided deal).
-  async function startMatch(seed, fixed = null) {
+  // rules: {profile, options} (a link's, or the match replayed), else the
+  // settings'; with a level (the guided deal: fixed rules and level).
+  async function startMatch(seed, rules = null) {
     generation++;
-    if (!fixed) state.ui.tutorial = null; // any other match ends the guided deal
-    const profile = fixed ? fixed.profile : state.settings.profile;
-    const result = await engine.call("new_match", {
-      seed,
-      profile,
-      options: profile === "custom" ? customOptions() : {},
-      level: fixed ? fixed.level : state.settings.level,
-    });
+    if (!rules || !rules.level) state.ui.tutorial = null; // any other match ends the guided deal
+    const { profile, options = {} } = rules || newMatchRules(state.settings);
+    const level = (rules && rules.level) || state.settings.level;
+    const result = await engine.call("new_match", { seed, profile, options, level });
     state.ui.seenDeals = 0;
     accept(result);
     acknowledge(0);
@@ -220,7 +218,7 @@ export function createController({ state, storage, draw, announce, notify, onRea
       }
     }
     try {
-      await startMatch(wanted || newSeed());
+      await startMatch(wanted || newSeed(), wanted ? rulesFromHash(location.hash) : null);
     } catch (err) {
       if (!wanted) throw err;
       await startMatch(newSeed()); // the URL's seed was refused by the engine
@@ -228,13 +226,6 @@ export function createController({ state, storage, draw, announce, notify, onRea
   }
 
   const delay = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-  function customOptions() {
-    const c = { ...DEFAULT_SETTINGS.custom, ...(state.settings.custom || {}) };
-    const options = { gin_bonus: c.gin_bonus, undercut_bonus: c.undercut_bonus, target: c.target };
-    if (c.big_gin_bonus) options.big_gin_bonus = c.big_gin_bonus;
-    return options;
-  }
 
   // What the computer just did, as a move words.js can tell in either language.
   function computerMoveOf(action, events, before) {
@@ -268,7 +259,7 @@ export function createController({ state, storage, draw, announce, notify, onRea
   }
 
   function refusalText(code) {
-    const limit = state.view ? state.view.rules.knock_limit : 10;
+    const limit = state.view ? state.view.knock_limit ?? state.view.rules.knock_limit : 10;
     return (t) => {
       const key = `error.${code}`;
       const text = t(key, { limit });

@@ -22,7 +22,8 @@ export const EXPORT_FORMAT = "gin-local-data";
 // 2: a line per deal and per match (1, a line per finished match, is refused).
 export const EXPORT_VERSION = 2;
 export const LEVELS = ["easy", "normal", "hard"];
-export const PROFILES = ["traditional", "standard", "custom"];
+export { STATS_PROFILES as PROFILES } from "./variants.js";
+import { STATS_PROFILES as PROFILES } from "./variants.js";
 // The integer counters of a record (and of a sum of records), as gin/stats.py.
 export const COUNTERS = [
   "matches",

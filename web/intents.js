@@ -11,6 +11,7 @@ import { matchId } from "./history.js";
 import { openStats, openGames } from "./statspanel.js";
 import { openViewer } from "./viewer.js";
 import { coachIntents } from "./coach.js";
+import { DEFAULT_SWITCHES, PROFILES, rulesOf } from "./variants.js";
 
 export function createIntents({ state, game, draw, announce, setLanguage, clearLog, tutorial }) {
   const { act, play, accept, acknowledge, startMatch, setMessage, refuseLocally, persistSettings, boot, call } = game;
@@ -101,7 +102,7 @@ export function createIntents({ state, game, draw, announce, setLanguage, clearL
     knockMove({ card }) {
       const draft = state.ui.knock;
       if (!draft || draft.type === "big_gin") return;
-      const refused = moveInDraft(draft, card, state.view.rules.knock_limit);
+      const refused = moveInDraft(draft, card, state.view.knock_limit ?? state.view.rules.knock_limit);
       const key = refused === "cannot_add" ? "knock.cannot_add" : "knock.cannot_move";
       if (refused) setMessage("info", refused, (t) => t(key));
       else state.ui.message = null;
@@ -234,9 +235,10 @@ export function createIntents({ state, game, draw, announce, setLanguage, clearL
     },
     confirmReplay() {
       if (!state.view) return;
-      const seed = state.view.seed;
+      const { seed, rules } = state.view;
       state.ui.panel = null;
-      play(() => startMatch(seed));
+      // The same match: its seed and its rules, whatever the menu now says.
+      play(() => startMatch(seed, rulesOf(rules)));
     },
     rove({ card }) {
       state.ui.rover = card || null; // no render: input.js moved the focus itself
@@ -256,8 +258,16 @@ export function createIntents({ state, game, draw, announce, setLanguage, clearL
       else draw();
     },
     profile({ value }) {
-      if (!["traditional", "standard", "custom"].includes(value)) return;
+      if (!PROFILES.includes(value)) return;
       state.settings.profile = value;
+      state.ui.profileNote = true;
+      persistSettings();
+      draw();
+    },
+    // Oklahoma's ace and spade, Hollywood: yes/no for the next match.
+    variantOption({ name, value }) {
+      if (!(name in DEFAULT_SWITCHES) || !["yes", "no"].includes(value)) return;
+      state.settings.variant = { ...DEFAULT_SWITCHES, ...(state.settings.variant || {}), [name]: value === "yes" };
       state.ui.profileNote = true;
       persistSettings();
       draw();

@@ -40,7 +40,7 @@ export function restoredKnock(view, kept) {
     meld.forEach((c) => used.add(c));
   }
   const deadwood = hand.filter((c) => !used.has(c));
-  if (points(deadwood) > view.rules.knock_limit || (action.type === "big_gin" && deadwood.length)) return null;
+  if (points(deadwood) > (view.knock_limit ?? view.rules.knock_limit) || (action.type === "big_gin" && deadwood.length)) return null;
   const draft = knockDraft(view, action);
   draft.melds = kept.melds.map((m) => orderMeld(m));
   draft.deadwood = deadwood;

@@ -6,13 +6,7 @@ import { SHORTCUTS } from "./shortcuts.js";
 import { fullscreenButton } from "./fullscreen.js";
 import { coachSwitch } from "./coach.js";
 import { tutorialButton } from "./tutorial.js";
-
-const CUSTOM_CHOICES = {
-  gin_bonus: [20, 25],
-  undercut_bonus: [10, 20, 25],
-  big_gin_bonus: [null, 25, 31, 50],
-  target: [100, 250, 500],
-};
+import { CUSTOM_CHOICES, DEFAULT_SWITCHES, PROFILES, profileName, switchesFor } from "./variants.js";
 
 function select(intent, label, value, options, extra = {}) {
   const id = `menu-${intent}${extra.name ? `-${extra.name}` : ""}`;
@@ -49,6 +43,23 @@ export function menuPanel(view, ui) {
           ),
         )
       : null;
+  const switches = { ...DEFAULT_SWITCHES, ...(settings.variant || {}) };
+  const variantFields = el(
+    "div",
+    { class: "custom-fields variant-fields" },
+    switchesFor(settings.profile).map((name) =>
+      select(
+        "variantOption",
+        t(`menu.${name}`),
+        switches[name] ? "yes" : "no",
+        [
+          ["yes", t("menu.yes")],
+          ["no", t("menu.off")],
+        ],
+        { name },
+      ),
+    ),
+  );
   const box = el(
     "div",
     { class: "overlay menu-overlay", hidden: !ui.menuOpen, dataset: { key: "menu" } },
@@ -90,13 +101,15 @@ export function menuPanel(view, ui) {
         "profile",
         t("menu.profile"),
         settings.profile,
-        ["traditional", "standard", "custom"].map((v) => [v, t(`profile.${v}`)]),
+        PROFILES.map((v) => [v, t(`profile.${v}`)]),
       ),
+      el("p", { class: "note profile-line", text: t(`profile_line.${settings.profile}`) }),
       profileFields,
+      variantFields,
       el("p", {
         class: "note",
         text: t("menu.rules_now", {
-          profile: t(`profile.${rules.profile}`),
+          profile: profileName(t, `${rules.profile}${rules.hollywood ? "-hollywood" : ""}`),
           gin: rules.gin_bonus,
           undercut: rules.undercut_bonus,
           target: rules.target,
@@ -146,7 +159,10 @@ export function helpPanel(view, ui) {
     section("help.deal", p(t("help.deal"))),
     section("help.turn", p(t("help.turn"))),
     section("help.melds", p(t("help.melds"))),
-    section("help.knock", p(t("help.knock", { limit: r.knock_limit }))),
+    section(
+      "help.knock",
+      p(t(r.straight ? "help.knock_straight" : r.oklahoma ? "help.knock_oklahoma" : "help.knock", { limit: r.knock_limit })),
+    ),
     section("help.layoff", p(t("help.layoff"))),
     section("help.undercut", p(t("help.undercut", { bonus: r.undercut_bonus }))),
     el(
@@ -165,6 +181,17 @@ export function helpPanel(view, ui) {
       p(shutout),
       p(bigGin),
       p(t("help.void")),
+      r.oklahoma && r.spade_double ? p(t("help.spade_double")) : null,
+      r.hollywood ? p(t("help.hollywood_on")) : null,
+    ),
+    // Every variant the menu offers, with a worked example each.
+    el(
+      "section",
+      { class: "help-section" },
+      el("h3", { text: t("help.variants_title") }),
+      p(t("help.variant_oklahoma")),
+      p(t("help.variant_straight")),
+      p(t("help.variant_hollywood")),
     ),
     section("help.keys", el("ul", { class: "keys" }, keys, letters)),
     el(

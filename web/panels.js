@@ -101,15 +101,17 @@ export function operation(result, rules, t) {
   if (result.kind === "void" || result.winner === null || result.winner === undefined) return null;
   const K = hands[result.knocker].points;
   const D = hands[1 - result.knocker].points;
+  // An Oklahoma spade upcard doubles the whole deal: "(20 + 76) × 2 = 192".
+  const x = result.multiplier > 1 ? (sum) => `(${sum}) × ${result.multiplier}` : (sum) => sum;
   switch (result.kind) {
     case "knock":
-      return `${D} − ${K} = ${result.points}`;
+      return `${x(`${D} − ${K}`)} = ${result.points}`;
     case "undercut":
-      return `${K} − ${D} + ${rules.undercut_bonus} = ${result.points} (${t("result.op_undercut")})`;
+      return `${x(`${K} − ${D} + ${rules.undercut_bonus}`)} = ${result.points} (${t("result.op_undercut")})`;
     case "gin":
-      return `${rules.gin_bonus} + ${D} = ${result.points} (${t("result.op_gin")})`;
+      return `${x(`${rules.gin_bonus} + ${D}`)} = ${result.points} (${t("result.op_gin")})`;
     case "big_gin":
-      return `${rules.big_gin_bonus} + ${D} = ${result.points} (${t("result.op_big_gin")})`;
+      return `${x(`${rules.big_gin_bonus} + ${D}`)} = ${result.points} (${t("result.op_big_gin")})`;
     default:
       return `${result.points}`;
   }
@@ -208,9 +210,49 @@ export function matchResultPanel(view, ui) {
   const final = view.final;
   if (!final) return null;
   const headline = final.winner === 0 ? t("match.won") : final.winner === 1 ? t("match.lost") : t("match.draw");
-  const lines = [0, 1].map((seat) => {
+  // Hollywood: each game written out as a match of its own, then the sums.
+  const body = final.games
+    ? el(
+        "div",
+        { class: "hw-results" },
+        final.games.map((game, i) =>
+          el(
+            "section",
+            { class: "hw-game", dataset: { game: i + 1 } },
+            el("h3", { class: "hw-title", text: t("match.game", { n: i + 1 }) }),
+            el("div", { class: "final-lines" }, finalLines(t, game)),
+          ),
+        ),
+        el("p", {
+          class: "hw-total",
+          text: t("match.hollywood_total", { you: final.totals[0], them: final.totals[1] }),
+        }),
+      )
+    : el("div", { class: "final-lines" }, finalLines(t, final));
+  return dialog(
+    "match",
+    t("match.title"),
+    el("p", {
+      class: `headline ${final.winner === 0 ? "good" : final.winner === 1 ? "bad" : ""}`,
+      dataset: { winner: final.winner ?? "draw" },
+      text: headline,
+    }),
+    body,
+    el(
+      "div",
+      { class: "panel-buttons" },
+      intentButton(t("btn.again"), "again", { class: "btn primary" }),
+      intentButton(t("btn.replay"), "replay", { key: "replay-final" }),
+      intentButton(t("btn.watch"), "watch", { "aria-haspopup": "dialog" }),
+    ),
+  );
+}
+
+// Each seat's deal points, bonuses and total in one (Hollywood: one game's) result.
+function finalLines(t, final) {
+  return [0, 1].map((seat) => {
     const own = final.bonuses.filter((b) => b.seat === seat);
-    const parts = [`${view.scores[seat]}`, ...own.map((b) => `${b.points}`)];
+    const parts = [`${final.base[seat]}`, ...own.map((b) => `${b.points}`)];
     const expr = `${parts.join(" + ")} = ${final.totals[seat]}`;
     return el(
       "section",
@@ -227,7 +269,7 @@ export function matchResultPanel(view, ui) {
         el(
           "li",
           {},
-          el("span", { class: "pts", text: String(view.scores[seat]) }),
+          el("span", { class: "pts", text: String(final.base[seat]) }),
           el("span", { text: t("match.deal_points") }),
         ),
         own.map((b) =>
@@ -244,21 +286,4 @@ export function matchResultPanel(view, ui) {
       el("p", { class: "operation", text: expr }),
     );
   });
-  return dialog(
-    "match",
-    t("match.title"),
-    el("p", {
-      class: `headline ${final.winner === 0 ? "good" : final.winner === 1 ? "bad" : ""}`,
-      dataset: { winner: final.winner ?? "draw" },
-      text: headline,
-    }),
-    el("div", { class: "final-lines" }, lines),
-    el(
-      "div",
-      { class: "panel-buttons" },
-      intentButton(t("btn.again"), "again", { class: "btn primary" }),
-      intentButton(t("btn.replay"), "replay", { key: "replay-final" }),
-      intentButton(t("btn.watch"), "watch", { "aria-haspopup": "dialog" }),
-    ),
-  );
 }

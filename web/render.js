@@ -14,6 +14,7 @@ import { menuPanel, helpPanel, confirmNewPanel, confirmReplayPanel } from "./men
 import { dealResultPanel, matchResultPanel, knockPanel } from "./panels.js";
 import { coachNote } from "./coach.js";
 import { tutorialBar } from "./tutorial.js";
+import { limitText } from "./variants.js";
 
 function topBar(view, ui) {
   const { t } = ui;
@@ -41,6 +42,15 @@ function topBar(view, ui) {
     el(
       "span",
       { class: "match-info" },
+      limitText(view, t) ? el("span", { class: "deal-limit", text: limitText(view, t) }) : null,
+      view.games
+        ? el("span", {
+            class: "hw-games",
+            text: view.games
+              .map((g, i) => `${t("bar.game", { n: i + 1 })} ${g.scores[0]}–${g.scores[1]}${g.over ? " ✓" : ""}`)
+              .join("  "),
+          })
+        : null,
       el("span", { class: "target", text: t("bar.target", { target: rules.target }) }),
       el("span", { class: "profile", text: t(`profile.${rules.profile}`) }),
       el("span", { class: "deal-no", text: t("bar.deal", { number: view.deal_number }) }),

@@ -9,6 +9,8 @@ export const DEFAULT_SETTINGS = {
   sort: "melds",
   profile: "traditional",
   custom: { gin_bonus: 20, undercut_bonus: 10, big_gin_bonus: null, target: 100 },
+  // The variants' switches (variants.js): Oklahoma's ace and spade, Hollywood.
+  variant: { ace_gin: true, spade_double: false, hollywood: false },
   fourColour: false,
   coach: false, // Entrenador (coach.js)
 };

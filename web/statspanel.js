@@ -6,6 +6,7 @@ import { button, choice, el } from "./dom.js";
 import { openSheet } from "./sheet.js";
 import { summarize, KEEP, LEVELS, PROFILES, ImportRefused } from "./history.js";
 import { clearCoachLog, coachChart } from "./coachlog.js";
+import { profileName } from "./variants.js";
 
 function number(lang, n) {
   return new Intl.NumberFormat(lang === "en" ? "en-GB" : "es-ES", { maximumFractionDigits: 2 }).format(n);
@@ -90,7 +91,7 @@ export function openStats(ctx) {
             filter.level = v;
             draw("stats-level");
           }),
-          choice("stats-profile", t("stats.profile"), filter.profile, [["", t("stats.any_profile")], ...PROFILES.map((v) => [v, t(`profile.${v}`)])], (v) => {
+          choice("stats-profile", t("stats.profile"), filter.profile, [["", t("stats.any_profile")], ...PROFILES.map((v) => [v, profileName(t, v)])], (v) => {
             filter.profile = v;
             draw("stats-profile");
           }),
@@ -171,7 +172,7 @@ export function openGames(ctx) {
     const items = list.map((m, i) => {
       const r = recs.get(ctx.matchId(m.save));
       const outcome = r ? t(r.won ? "games.won" : r.lost ? "games.lost" : "games.drawn", { a: r.totals[0], b: r.totals[1] }) : "";
-      const details = r ? t("games.details", { level: t(`level.${r.level}`), profile: t(`profile.${r.profile}`), deals: r.deal }) : "";
+      const details = r ? t("games.details", { level: t(`level.${r.level}`), profile: profileName(t, r.profile), deals: r.deal }) : "";
       const node = el(
         "button",
         { type: "button", class: "btn game-item", dataset: { key: `game:${i}`, seed: m.save.seed } },

@@ -81,6 +81,8 @@ def knock_call(
     w = table_for(rules) if score_aware else _points
     scores = view.get("scores") or [0, 0]
     a, b = scores[k.seat], scores[1 - k.seat]
+    # An Oklahoma spade upcard doubles everything the deal scores.
+    m = int(view.get("multiplier", 1))
     gin_bonus = int(rules.get("gin_bonus", 20))
     under = int(rules.get("undercut_bonus", 10))
     stock = k.stock_count
@@ -92,28 +94,30 @@ def knock_call(
     lost = 0.0
     for q in opp:
         if dw == 0:
-            knock_value += w(a + gin_bonus + q, b)
+            knock_value += w(a + m * (gin_bonus + q), b)
             continue
         d = max(0.0, q - layoff)
         if d > dw:
-            knock_value += w(a + round(d - dw), b)
+            knock_value += w(a + m * round(d - dw), b)
         else:
-            knock_value += w(a, b + round(dw - d) + under)
+            knock_value += w(a, b + m * (round(dw - d) + under))
             undercuts += 1
-            lost += dw - d + under
+            lost += m * (dw - d + under)
     knock_value /= len(opp)
 
     # Hold for gin.
     pg = gin_outs(k, hand10, weight)
     opp_knock = 0.0
-    for dk in OPP_KNOCK_DEADWOOD:
+    # The opponent knocks within this deal's limit too (Oklahoma, straight gin).
+    opp_knocks = [dk for dk in OPP_KNOCK_DEADWOOD if dk <= k.knock_limit] or [0]
+    for dk in opp_knocks:
         if dk == 0:
-            opp_knock += w(a, b + gin_bonus + dw)
+            opp_knock += w(a, b + m * (gin_bonus + dw))
         elif dw <= dk:
-            opp_knock += w(a + dk - dw + under, b)
+            opp_knock += w(a + m * (dk - dw + under), b)
         else:
-            opp_knock += w(a, b + dw - dk)
-    opp_knock /= len(OPP_KNOCK_DEADWOOD)
+            opp_knock += w(a, b + m * (dw - dk))
+    opp_knock /= len(opp_knocks)
     void = w(a, b)
     hold_value = 0.0
     alive = 1.0
@@ -131,7 +135,7 @@ def knock_call(
             break
         s -= 1  # we draw: gin?
         later = OPP_DEADWOOD[_bucket(s)]
-        gin = sum(w(a + gin_bonus + q, b) for q in later) / len(later)
+        gin = sum(w(a + m * (gin_bonus + q), b) for q in later) / len(later)
         hold_value += alive * pg * gin
         alive *= 1.0 - pg
     price = max(1e-6, (w(a + 10, b) - w(a, b + 10)) / 20)  # match chance per point here

@@ -136,7 +136,8 @@ class Knowledge:
         self.unseen = FULL & ~(self.hand | self.dead | self.opp_known)
         self.stock_count = view["stock_count"]
         rules = view.get("rules") or {}
-        self.knock_limit = rules.get("knock_limit", 10)
+        # The deal's own limit (Oklahoma: its first upcard; 0: gin only).
+        self.knock_limit = view.get("knock_limit", rules.get("knock_limit", 10))
         self.big_gin = rules.get("big_gin_bonus") is not None
         self._read_events(view.get("events") or [], pile)
         self._opp_prob: list[float] | None = None
