@@ -109,7 +109,15 @@ function draw() {
   game.keepUi();
 }
 
-const game = createController({ state, storage, draw, announce, notify, onReady: (value) => resolveReady(value) });
+const game = createController({
+  state,
+  storage,
+  draw,
+  announce,
+  notify,
+  onReady: (value) => resolveReady(value),
+  settled: () => motion.settled(), // the computer waits for the motion in front of it
+});
 const intents = createIntents({ state, game, draw, announce, setLanguage, clearLog });
 
 // Entering or leaving fullscreen (the menu's button, Escape, the system)

@@ -70,9 +70,17 @@ function span(className, ...children) {
 export function cardFace(card) {
   const suit = suitOf(card);
   const rank = rankOf(card);
-  const corner = (where) => span(`corner ${where}`, span("rank", rankText(card)), suitIcon(suit, "suit"));
+  // The rank is drawn by CSS from data-rank, not DOM text: a card is an
+  // image (named by its control or its role="img"), so no stray letters
+  // sit in a button's visible text beside its name (WCAG 2.5.3).
+  const copy = (className, text) => {
+    const node = span(className);
+    node.dataset.rank = text;
+    return node;
+  };
+  const corner = (where) => span(`corner ${where}`, copy("rank", rankText(card)), suitIcon(suit, "suit"));
   const centre = "JQK".includes(rank)
-    ? span("centre court", span("court-letter", rank), suitIcon(suit, "pip small"))
+    ? span("centre court", copy("court-letter", rank), suitIcon(suit, "pip small"))
     : span("centre", suitIcon(suit, "pip"));
   const face = span("face", corner("tl"), centre, corner("br"));
   face.setAttribute("aria-hidden", "true");

@@ -2,7 +2,7 @@
 // the "how to play" page and the new-match confirmation.
 
 import { dialog, el, intentButton } from "./dom.js";
-import { SHORTCUTS } from "./shortcuts.js";
+import { shortcutsFor } from "./shortcuts.js";
 import { fullscreenButton } from "./fullscreen.js";
 
 const CUSTOM_CHOICES = {
@@ -132,6 +132,18 @@ export function menuPanel(view, ui) {
   return box;
 }
 
+// What each single key does, for the rules page's list.
+const KEY_HELP = {
+  drawStock: "help.key_stock",
+  drawDiscard: "help.key_pile",
+  take: "help.key_take",
+  pass: "help.key_pass",
+  knock: "help.key_knock",
+  gin: "help.key_gin",
+  hint: "help.key_hint",
+  next: "help.key_next",
+};
+
 // The rules page: a short guide with the numbers of this match's rules and
 // the keyboard's keys.
 export function helpPanel(view, ui) {
@@ -145,7 +157,7 @@ export function helpPanel(view, ui) {
   const keys = ["help.key_tab", "help.key_arrows", "help.key_enter", "help.key_escape"].map((k) =>
     el("li", { text: t(k) }),
   );
-  const letters = Object.values(SHORTCUTS).map((key) => el("li", { text: t(`help.key_${key}`) }));
+  const letters = Object.entries(shortcutsFor(ui.lang)).map(([name, key]) => el("li", { text: t(KEY_HELP[name], { key }) }));
   return dialog(
     "help",
     t("help.title"),
@@ -177,6 +189,7 @@ export function helpPanel(view, ui) {
     el(
       "div",
       { class: "panel-buttons" },
+      intentButton(t("btn.back_menu"), "helpToMenu", { class: "btn ghost" }),
       intentButton(t("btn.back"), "closeHelp", { class: "btn primary" }),
     ),
   );

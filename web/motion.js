@@ -7,7 +7,16 @@
 // card at a time, then turns the upcard; a deal result turns the
 // computer's cards face up and moves the layoffs onto the melds they join.
 // Nothing moves with prefers-reduced-motion or speed "instant"; animations
-// never hold input (they are visual only).
+// never hold input (they are visual only), and a card in flight is no target
+// (pointer-events none while it moves): a tap goes to what lies under it.
+// Only the card that moves flies, from where it is now (mid-flight too).
+// settled() resolves once nothing of ours moves any more: the computer
+// waits on it before its move (controller.js).
+
+// Every animation of the motion layer carries this id (drag.js's "held" and
+// the CSS transitions of a selection are not motion).
+export const MOTION_ID = "motion";
+const GHOST = { pointerEvents: "none" };
 
 const reducedMotion = () => globalThis.matchMedia && matchMedia("(prefers-reduced-motion: reduce)").matches;
 
@@ -19,9 +28,10 @@ function rectOf(node) {
   return node ? node.getBoundingClientRect() : null;
 }
 
+const moving = (a) => a.id === MOTION_ID && (a.playState === "running" || a.playState === "pending");
+
 function running(node) {
-  // drag.js's "held" (a dropped card kept where it was let go) is no motion.
-  return node.getAnimations().some((a) => a.id !== "held" && (a.playState === "running" || a.playState === "pending"));
+  return node.getAnimations().some(moving);
 }
 
 function translate(from, to) {
@@ -45,7 +55,7 @@ export function createMotion(root) {
     const cards = new Map();
     for (const node of tableCards()) {
       const id = cardId(node);
-      if (id && !cards.has(id)) cards.set(id, { rect: rectOf(node), animating: running(node) });
+      if (id && !cards.has(id)) cards.set(id, { rect: rectOf(node), animating: running(node), node });
     }
     before = {
       cards,
@@ -63,12 +73,15 @@ export function createMotion(root) {
     if (!from || !to) return;
     const { dx, dy, scale } = translate(from, to);
     const start = `translate(${dx}px, ${dy}px) scale(${scale})${turn ? " scaleX(0.15)" : ""}`;
+    // A card still flying (a drawn card discarded at once) starts from where it is.
+    for (const a of node.getAnimations()) if (a.id === MOTION_ID) a.cancel();
     node.animate(
       [
-        { transform: start, zIndex: 5 },
-        { transform: "none", zIndex: 5 },
+        { transform: start, zIndex: 5, ...GHOST },
+        { transform: "none", zIndex: 5, ...GHOST },
       ],
       {
+        id: MOTION_ID,
         duration,
         delay,
         easing: "cubic-bezier(.2,.7,.3,1)",
@@ -79,6 +92,7 @@ export function createMotion(root) {
 
   function turnOver(node, duration, delay = 0) {
     node.animate([{ transform: "scaleX(0.05)" }, { transform: "none" }], {
+      id: MOTION_ID,
       duration,
       delay,
       easing: "ease-out",
@@ -101,11 +115,11 @@ export function createMotion(root) {
       const { dx, dy, scale } = translate(stock, rectOf(upcard));
       upcard.animate(
         [
-          { transform: `translate(${dx}px, ${dy}px) scale(${scale}) scaleX(0.05)` },
-          { transform: "scaleX(0.05)", offset: 0.5 },
-          { transform: "none" },
+          { transform: `translate(${dx}px, ${dy}px) scale(${scale}) scaleX(0.05)`, ...GHOST },
+          { transform: "scaleX(0.05)", offset: 0.5, ...GHOST },
+          { transform: "none", ...GHOST },
         ],
-        { duration: duration * 2, delay: last, easing: "ease-out", fill: "backwards" },
+        { id: MOTION_ID, duration: duration * 2, delay: last, easing: "ease-out", fill: "backwards" },
       );
     }
   }
@@ -118,9 +132,13 @@ export function createMotion(root) {
     const theirs = [...panel.querySelectorAll(".hand-summary.seat-1 .card")];
     theirs.forEach((node, i) => turnOver(node, duration, i * duration * 0.12));
     const after = theirs.length * duration * 0.12 + duration;
+    // From the line that names them in the defender's part, at a card's size.
     for (const laid of panel.querySelectorAll(".meld-row .card.laid")) {
-      const from = panel.querySelector(`.laid-row [data-face="${laid.dataset.face}"]`);
-      fly(laid, rectOf(from), duration * 1.5, { delay: after });
+      const line = rectOf(panel.querySelector(".laid-names"));
+      const to = rectOf(laid);
+      if (!line || !to) continue;
+      const from = { left: line.left, top: line.top, width: to.width, height: to.height };
+      fly(laid, from, duration * 1.5, { delay: after });
     }
   }
 
@@ -153,14 +171,22 @@ export function createMotion(root) {
       const id = cardId(node);
       const old = was.cards.get(id);
       if (old) {
-        if (old.animating) continue;
+        // The same node still on its way: it goes on (a render in the
+        // middle of the deal). A card that changed places (another node)
+        // flies from where it was seen, mid-flight or not.
+        if (old.animating && old.node === node) continue;
+        // A card that stays in the pile (under the top before, on top now
+        // that the top was taken) was there all along: only new tops fly.
+        if (old.node === node && node.closest(".discard-pile")) continue;
         const now = rectOf(node);
-        if (Math.abs(now.left - old.rect.left) > 1 || Math.abs(now.top - old.rect.top) > 1)
+        if (old.node !== node || Math.abs(now.left - old.rect.left) > 1 || Math.abs(now.top - old.rect.top) > 1)
           fly(node, old.rect, duration);
       } else if (node.closest(".hand")) {
         fly(node, was.stock, duration * 1.2, { turn: true }); // drawn from the stock
       } else if (node.closest(".discard-pile")) {
-        fly(node, was.opp, duration * 1.2); // the computer's discard
+        // The computer's discard lands on top; a card that shows under the
+        // top now (the pile's top was taken) was there all along: it stays.
+        if (node.classList.contains("top")) fly(node, was.opp, duration * 1.2);
       } else if (node.closest(".opp-known")) {
         fly(node, was.pile, duration);
       }
@@ -170,5 +196,15 @@ export function createMotion(root) {
     if (backs.length > was.backs) fly(backs[backs.length - 1], was.stock, duration * 1.2);
   }
 
-  return { measure, play };
+  // Resolves once no animation of ours runs on the table (new ones started
+  // meanwhile are waited for too); at once when nothing moves.
+  async function settled() {
+    for (;;) {
+      const flights = root.getAnimations({ subtree: true }).filter(moving);
+      if (!flights.length) return;
+      await Promise.all(flights.map((a) => a.finished.catch(() => {})));
+    }
+  }
+
+  return { measure, play, settled };
 }

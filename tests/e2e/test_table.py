@@ -121,7 +121,7 @@ def check_deal_panel(page):
             assert int(shown) == result["hands"][seat]["points"]
             faces = panel.locator(f".hand-summary.seat-{seat} .card").evaluate_all("els => els.map(e => e.dataset.face)")
             hand = [c for m in result["hands"][seat]["melds"] for c in m] + result["hands"][seat]["deadwood"]
-            if seat != result["knocker"]:
+            if seat == result["knocker"]:  # a layoff shows once, in the knocker's meld it joined
                 hand += [lay["card"] for lay in result["layoffs"]]
             assert sorted(faces) == sorted(hand)
     totals = panel.locator(".totals")
@@ -255,8 +255,12 @@ class Player:
                 loose.first.click()
                 moved = any(card in m for m in knock_panel_melds(page))
                 assert moved or page.locator(".panel.knock .message").text_content() == "Esa carta no encaja en ninguna combinación."
-                button(page, "Volver a la propuesta").click()
+                # "Volver a la propuesta" is there only once the proposal was changed.
+                assert button(page, "Volver a la propuesta").count() == (1 if moved else 0)
+                if moved:
+                    button(page, "Volver a la propuesta").click()
                 assert knock_panel_melds(page) == proposed
+                assert button(page, "Volver a la propuesta").count() == 0
             proposed_points = int(page.locator(".panel.knock .knock-dw-title").get_attribute("data-points"))
             assert page.get_by_role("alert").count() == 0
             melded = page.locator(".panel.knock .knock-card.in-meld").first
@@ -499,7 +503,7 @@ def test_hint_names_and_menu(page, open_app):
     button(page, "Cómo se juega").click()
     assert page.locator(".panel.help").is_visible()
     assert_readable(page, "rules page")
-    button(page, "Volver a la mesa").click()
+    button(page, "Volver al menú").click()
     # English on request: the same controls, English names.
     page.select_option("#menu-lang", "en")
     assert page.evaluate("document.documentElement.lang") == "en"

@@ -49,12 +49,14 @@ def test_rules_page_is_a_guide_with_this_matchs_numbers(page, open_app):
         assert key in text, key
     assert_readable(page, "rules page")
     shoot(page, "rules-es", PORTRAIT)
-    button(page, "Volver a la mesa").click()
+    button(page, "Volver al menú").click()
     page.select_option("#menu-lang", "en")
     button(page, "How to play").click()
     text = page.get_by_role("dialog", name="How to play").inner_text()
-    assert "Gin: 25 plus the opponent's deadwood. Undercut: the difference plus 25." in text
-    assert "M: draw from the stock" in text and "Scoring (Standard)" in text
+    assert "Gin: 25 plus the computer's deadwood. Undercut: the difference plus 25." in text
+    assert "S: draw from the stock" in text and "Scoring (Standard)" in text
+    for key in ("P: draw from the discard pile", "T: take the upcard", "X: pass", "K: knock", "H: hint", "N: next deal"):
+        assert key in text, key
     assert_readable(page, "English rules page")
 
 
@@ -70,6 +72,7 @@ def open_gin_panel(page, open_app, context):
     panel = page.get_by_role("dialog")
     assert panel.get_by_role("heading", level=2).inner_text() == "Gin"
     assert panel.get_by_role("alert").count() == 0
+    assert button(page, "Volver a la propuesta").count() == 0  # nothing to go back to yet
     return panel
 
 
