@@ -67,7 +67,20 @@ function span(className, ...children) {
 
 // The face of a card: two corner indices and a centre (a big pip, or the
 // letter of a court card over its suit).
+// Built once per card and cloned (a render describes the whole table each
+// time); data-static lets the keyed update skip it (morph.js).
+const FACES = new Map();
+
 export function cardFace(card) {
+  let face = FACES.get(card);
+  if (!face) {
+    face = buildFace(card);
+    FACES.set(card, face);
+  }
+  return face.cloneNode(true);
+}
+
+function buildFace(card) {
   const suit = suitOf(card);
   const rank = rankOf(card);
   // The rank is drawn by CSS from data-rank, not DOM text: a card is an
@@ -84,6 +97,7 @@ export function cardFace(card) {
     : span("centre", suitIcon(suit, "pip"));
   const face = span("face", corner("tl"), centre, corner("br"));
   face.setAttribute("aria-hidden", "true");
+  face.dataset.static = card;
   return face;
 }
 

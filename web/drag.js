@@ -81,11 +81,7 @@ export function bindDrag(root, intents) {
 
   function back(node, transform) {
     if (transform && !still(root) && node.isConnected)
-      node.animate([{ transform, pointerEvents: "none" }, { transform: "none", pointerEvents: "none" }], {
-        id: MOTION_ID,
-        duration: 180,
-        easing: "ease-out",
-      });
+      node.animate([{ transform }, { transform: "none" }], { id: MOTION_ID, duration: 180, easing: "ease-out" });
   }
 
   function end(event, drop) {

@@ -29,6 +29,13 @@ function select(intent, label, value, options, extra = {}) {
 
 export function menuPanel(view, ui) {
   const { t, settings } = ui;
+  // Closed, it holds only the seed (readable there): the rest is built when it opens.
+  if (!ui.menuOpen)
+    return el(
+      "div",
+      { class: "overlay menu-overlay", hidden: true, dataset: { key: "menu" } },
+      el("p", { class: "seed" }, `${t("menu.seed")}: `, el("output", { class: "seed-value", text: view.seed })),
+    );
   const rules = view.rules;
   const custom = settings.custom || {};
   const profileFields =

@@ -16,7 +16,18 @@
 // Every animation of the motion layer carries this id (drag.js's "held" and
 // the CSS transitions of a selection are not motion).
 export const MOTION_ID = "motion";
-const GHOST = { pointerEvents: "none" };
+// The flight itself animates the transform only, which the compositor runs
+// on its own (smooth even while the page's thread is busy); its companion
+// (same timing) keeps the card on top and out of the way of taps.
+const GHOST_ID = "motion-ghost";
+const GHOST = [
+  { zIndex: 5, pointerEvents: "none" },
+  { zIndex: 5, pointerEvents: "none" },
+];
+
+function ghost(node, timing) {
+  node.animate(GHOST, { ...timing, id: GHOST_ID });
+}
 
 const reducedMotion = () => globalThis.matchMedia && matchMedia("(prefers-reduced-motion: reduce)").matches;
 
@@ -30,9 +41,6 @@ function rectOf(node) {
 
 const moving = (a) => a.id === MOTION_ID && (a.playState === "running" || a.playState === "pending");
 
-function running(node) {
-  return node.getAnimations().some(moving);
-}
 
 function translate(from, to) {
   const dx = from.left + from.width / 2 - (to.left + to.width / 2);
@@ -53,9 +61,11 @@ export function createMotion(root) {
 
   function measure() {
     const cards = new Map();
+    // One look at what moves, not one per card.
+    const flying = new Set(root.getAnimations({ subtree: true }).filter(moving).map((a) => a.effect && a.effect.target));
     for (const node of tableCards()) {
       const id = cardId(node);
-      if (id && !cards.has(id)) cards.set(id, { rect: rectOf(node), animating: running(node), node });
+      if (id && !cards.has(id)) cards.set(id, { rect: rectOf(node), animating: flying.has(node), node });
     }
     before = {
       cards,
@@ -74,20 +84,14 @@ export function createMotion(root) {
     const { dx, dy, scale } = translate(from, to);
     const start = `translate(${dx}px, ${dy}px) scale(${scale})${turn ? " scaleX(0.15)" : ""}`;
     // A card still flying (a drawn card discarded at once) starts from where it is.
-    for (const a of node.getAnimations()) if (a.id === MOTION_ID) a.cancel();
-    node.animate(
-      [
-        { transform: start, zIndex: 5, ...GHOST },
-        { transform: "none", zIndex: 5, ...GHOST },
-      ],
-      {
-        id: MOTION_ID,
-        duration,
-        delay,
-        easing: "cubic-bezier(.2,.7,.3,1)",
-        fill: "backwards",
-      },
-    );
+    for (const a of node.getAnimations()) if (a.id === MOTION_ID || a.id === GHOST_ID) a.cancel();
+    const timing = { duration, delay, fill: "backwards" };
+    node.animate([{ transform: start }, { transform: "none" }], {
+      ...timing,
+      id: MOTION_ID,
+      easing: "cubic-bezier(.2,.7,.3,1)",
+    });
+    ghost(node, timing);
   }
 
   function turnOver(node, duration, delay = 0) {
@@ -113,14 +117,16 @@ export function createMotion(root) {
     if (upcard && stock) {
       // From the stock, face down (edge-on), then turned face up on the pile.
       const { dx, dy, scale } = translate(stock, rectOf(upcard));
+      const timing = { duration: duration * 2, delay: last, fill: "backwards" };
       upcard.animate(
         [
-          { transform: `translate(${dx}px, ${dy}px) scale(${scale}) scaleX(0.05)`, ...GHOST },
-          { transform: "scaleX(0.05)", offset: 0.5, ...GHOST },
-          { transform: "none", ...GHOST },
+          { transform: `translate(${dx}px, ${dy}px) scale(${scale}) scaleX(0.05)` },
+          { transform: "scaleX(0.05)", offset: 0.5 },
+          { transform: "none" },
         ],
-        { id: MOTION_ID, duration: duration * 2, delay: last, easing: "ease-out", fill: "backwards" },
+        { ...timing, id: MOTION_ID, easing: "ease-out" },
       );
+      ghost(upcard, timing);
     }
   }
 

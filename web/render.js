@@ -477,5 +477,5 @@ export function render(root, view, ui) {
     const cards = root.querySelectorAll(".hand .hand-card");
     target = cards[Math.min(activeIndex, cards.length - 1)] || null;
   }
-  if (target && !target.closest("[inert]")) target.focus({ preventScroll: true });
+  if (target && target !== document.activeElement && !target.closest("[inert]")) target.focus({ preventScroll: true });
 }

@@ -424,7 +424,7 @@ def test_labels_say_what_they_do(page, open_app):
     assert badge["x"] >= card_now["x"] and badge["x"] + badge["width"] <= card_now["x"] + 28 + 1
     # "Descartar" only when there is something to discard.
     assert button(page, "Descartar").count() == 1
-    page.locator(f'.hand [data-card="{discardable(view)}"]').dblclick()
+    page.locator(f'.hand [data-card="{discardable(view)}"]').dblclick(position={"x": 8, "y": 20})
     view = settle(page)
     assert view["phase"] == "draw" and button(page, "Descartar").count() == 0
     assert page.locator(".actions .btn").count() == 0
