@@ -41,20 +41,22 @@ export function bindInput(root, intents) {
     return target;
   }
 
-  let gesture = null; // {id, target, x, y, moved}: the pointer that is down
-  let gestureEnded = 0; // when the last gesture ended (its click, if any, is swallowed)
+  let gesture = null; // {id, target, x, y, moved}: the pointer that is down on the table
+  let gestureEnded = 0; // when the last such gesture ended (its click, if any, is swallowed)
 
-  // Capture: before drag.js, and whatever the target.
-  root.addEventListener(
+  // On the document, capture: before drag.js, and whatever the target, so a
+  // gesture anywhere (a sheet's too) is a new one.
+  document.addEventListener(
     "pointerdown",
     (event) => {
       gestureEnded = 0;
-      if (!event.isPrimary || event.button !== 0) return;
+      gesture = null;
+      if (!event.isPrimary || event.button !== 0 || !root.contains(event.target)) return;
       gesture = { id: event.pointerId, target: pressable(event.target), x: event.clientX, y: event.clientY, moved: false };
     },
     true,
   );
-  root.addEventListener(
+  document.addEventListener(
     "pointermove",
     (event) => {
       if (!gesture || event.pointerId !== gesture.id || gesture.moved) return;
@@ -62,7 +64,7 @@ export function bindInput(root, intents) {
     },
     true,
   );
-  root.addEventListener(
+  document.addEventListener(
     "pointerup",
     (event) => {
       if (!gesture || event.pointerId !== gesture.id) return;
@@ -77,7 +79,7 @@ export function bindInput(root, intents) {
     },
     true,
   );
-  root.addEventListener(
+  document.addEventListener(
     "pointercancel",
     (event) => {
       if (!gesture || event.pointerId !== gesture.id) return;
@@ -86,20 +88,21 @@ export function bindInput(root, intents) {
     },
     true,
   );
-  root.addEventListener(
+  // The gesture's own click (detail > 0, right after it) is swallowed on
+  // whatever button it lands, the table's or one the tap just opened (a
+  // sheet's); labels, checkboxes and selects keep their click.
+  document.addEventListener(
     "click",
     (event) => {
-      const target = pressable(event.target);
-      if (!target) return;
-      // A pointer's click (detail > 0) right after a gesture: that gesture's.
       const own = event.detail > 0 && gestureEnded && performance.now() - gestureEnded < CLICK_AFTER_MS;
-      if (own) {
+      if (own && event.target.closest && event.target.closest("button")) {
         gestureEnded = 0;
         event.preventDefault();
         event.stopPropagation();
         return;
       }
-      if (!target.disabled) dispatch(target);
+      const target = pressable(event.target);
+      if (target && !target.disabled) dispatch(target);
     },
     true,
   );
