@@ -1,6 +1,6 @@
 """Issue 25's arena runs: every level against the baseline under every variant.
 
-    python3 bench/variants.py WORKERS [MATCHES] [LEVEL_MATCHES] [OUT]
+    python3 bench/variants.py WORKERS [MATCHES] [LEVEL_MATCHES] [OUT] [FIRST] [ONLY]
 
 For each variant (Oklahoma; Straight Gin; traditional with Hollywood
 scoring), Difícil plays MATCHES (default 300) matches against the EAAI
@@ -13,7 +13,9 @@ the deal's legal actions allow, so it follows the deal's knock limit and
 plays only for gin where knocking is impossible.  Matches are interleaved
 (every pairing at each match number) so that a run cut short still reports
 every pairing; OUT (default /tmp/variants_report.txt) is rewritten each
-minute.
+minute.  FIRST (default 0) starts at that match number and ONLY (a variant's
+name) keeps one variant, so a run can be continued or split: each match is
+a pure function of its number, so the pieces add up to one run.
 """
 import multiprocessing
 import sys
@@ -58,8 +60,15 @@ def main() -> None:
     matches = int(sys.argv[2]) if len(sys.argv) > 2 else 300
     level_matches = int(sys.argv[3]) if len(sys.argv) > 3 else 80
     out = Path(sys.argv[4] if len(sys.argv) > 4 else "/tmp/variants_report.txt")
+    first = int(sys.argv[5]) if len(sys.argv) > 5 else 0
+    only = sys.argv[6] if len(sys.argv) > 6 else None
     count = [matches if level == "hard" else level_matches for _, level, _ in PAIRS]
-    jobs = [(k, n) for n in range(matches) for k in range(len(PAIRS)) if n < count[k]]
+    jobs = [
+        (k, n)
+        for n in range(first, matches)
+        for k in range(len(PAIRS))
+        if n < count[k] and (only is None or PAIRS[k][0] == only)
+    ]
     results = [[] for _ in PAIRS]
     t0 = last = time.time()
     with multiprocessing.get_context("fork").Pool(workers) as pool:

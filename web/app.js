@@ -117,7 +117,15 @@ function draw() {
   tutorial.tick();
 }
 
-const game = createController({ state, storage, draw, announce, notify, onReady: (value) => resolveReady(value) });
+const game = createController({
+  state,
+  storage,
+  draw,
+  announce,
+  notify,
+  onReady: (value) => resolveReady(value),
+  settled: () => motion.settled(), // the computer waits for the motion in front of it
+});
 const tutorial = createTutorial({ state, game, draw });
 const intents = createIntents({ state, game, draw, announce, setLanguage, clearLog, tutorial });
 

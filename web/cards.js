@@ -67,15 +67,37 @@ function span(className, ...children) {
 
 // The face of a card: two corner indices and a centre (a big pip, or the
 // letter of a court card over its suit).
+// Built once per card and cloned (a render describes the whole table each
+// time); data-static lets the keyed update skip it (morph.js).
+const FACES = new Map();
+
 export function cardFace(card) {
+  let face = FACES.get(card);
+  if (!face) {
+    face = buildFace(card);
+    FACES.set(card, face);
+  }
+  return face.cloneNode(true);
+}
+
+function buildFace(card) {
   const suit = suitOf(card);
   const rank = rankOf(card);
-  const corner = (where) => span(`corner ${where}`, span("rank", rankText(card)), suitIcon(suit, "suit"));
+  // The rank is drawn by CSS from data-rank, not DOM text: a card is an
+  // image (named by its control or its role="img"), so no stray letters
+  // sit in a button's visible text beside its name (WCAG 2.5.3).
+  const copy = (className, text) => {
+    const node = span(className);
+    node.dataset.rank = text;
+    return node;
+  };
+  const corner = (where) => span(`corner ${where}`, copy("rank", rankText(card)), suitIcon(suit, "suit"));
   const centre = "JQK".includes(rank)
-    ? span("centre court", span("court-letter", rank), suitIcon(suit, "pip small"))
+    ? span("centre court", copy("court-letter", rank), suitIcon(suit, "pip small"))
     : span("centre", suitIcon(suit, "pip"));
   const face = span("face", corner("tl"), centre, corner("br"));
   face.setAttribute("aria-hidden", "true");
+  face.dataset.static = card;
   return face;
 }
 

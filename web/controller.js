@@ -32,7 +32,7 @@ const REFUSALS = new Set([
   "empty_discard_pile",
 ]);
 
-export function createController({ state, storage, draw, announce, notify, onReady }) {
+export function createController({ state, storage, draw, announce, notify, onReady, settled = async () => {} }) {
   let engine = null;
   let generation = 0; // bumps on every new match: stale computer loops stop
   let work = Promise.resolve(); // the chain of engine calls; idle() waits on it
@@ -101,6 +101,7 @@ export function createController({ state, storage, draw, announce, notify, onRea
   }
 
   function accept(result) {
+    pendingStep = null; // a step asked before this answer belongs to an older position
     if (result.view) state.view = result.view;
     if (result.save) persistMatch(result.save);
     if (state.view) showSeedInUrl(state.view.seed, state.view.rules);
@@ -235,18 +236,43 @@ export function createController({ state, storage, draw, announce, notify, onRea
     return { type: action.type, from: action.from || null, card, gin: Boolean(showdown && showdown.kind === "gin") };
   }
 
-  // The computer plays its turns one step at a time, drawing after each; it
-  // waits while a result panel is open.
+  // The computer plays its turns one step at a time, drawing after each. The
+  // table paces it: a step shows once the pause of its speed has passed and
+  // the animation in front of it (the deal, the upcard turning, the player's
+  // discard, its own last move) has finished. The engine is asked at the
+  // start of the pause, so a slow decision costs the player nothing more.
+  // While the menu or any dialog is open it waits (leaves the queue, the
+  // step it was given kept for later) and goes on when it closes (the
+  // closing intents play on).
+  let pendingStep = null; // {mine, before, answer}: asked of the engine, not shown yet
+  const paused = () => state.ui.menuOpen || Boolean(state.ui.panel);
+
   async function computerTurns() {
     const mine = generation;
-    while (state.view && !state.view.over && state.view.to_act === 1 && mine === generation && !state.ui.panel) {
-      await delay(SPEED_DELAY_MS[state.settings.speed] ?? SPEED_DELAY_MS.normal);
-      if (mine !== generation || state.ui.panel) return;
-      const before = state.view;
-      const result = await engine.call("computer_step", {});
+    while (state.view && !state.view.over && state.view.to_act === 1 && mine === generation && !paused()) {
+      const pause = delay(SPEED_DELAY_MS[state.settings.speed] ?? SPEED_DELAY_MS.normal);
+      if (!pendingStep || pendingStep.mine !== mine) {
+        const answer = engine.call("computer_step", {});
+        answer.catch(() => {}); // awaited below; a failure reaches play()
+        pendingStep = { mine, before: state.view, answer };
+      }
+      const step = pendingStep;
+      try {
+        await Promise.all([pause, settled(), step.answer]);
+      } catch (err) {
+        if (pendingStep === step) pendingStep = null;
+        throw err;
+      }
+      await settled(); // anything that began meanwhile
+      if (mine !== generation || step !== pendingStep) return;
+      if (paused()) return; // shown when the menu or the dialog closes
+      pendingStep = null;
+      const result = await step.answer;
       accept(result);
-      const move = computerMoveOf(result.action, result.events, before);
+      const move = computerMoveOf(result.action, result.events, step.before);
       state.ui.lastComputer = move;
+      // "Wait: it is the computer's turn" no longer holds.
+      if (state.view.to_act !== 1 && state.ui.message && state.ui.message.code === "not_your_turn") state.ui.message = null;
       announce(computerMove(state.t, move));
       draw();
     }

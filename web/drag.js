@@ -6,8 +6,12 @@
 // A dropped card is held where it was let go (a paused Web Animation, which
 // the next renders keep) until the render that moves it, so it travels
 // from the drop point, not from its old place in the hand.
+// The click a browser may send after a drag is that gesture's own, and
+// input.js swallows it (only it: the next tap always works).
 
-const THRESHOLD_PX = 8;
+import { MOTION_ID } from "./motion.js";
+
+const THRESHOLD_PX = 8; // input.js TAP_SLOP_PX: shorter is a tap
 const HAND_MARGIN_PX = 40; // how far above or below the hand a drop still reorders
 
 const still = (root) =>
@@ -46,7 +50,6 @@ function makeRoom(drag, at) {
 
 export function bindDrag(root, intents) {
   let drag = null; // {card, node, x, y, moved, pointerId; manual sort: index, others, lefts, room, still}
-  let swallowClick = false;
 
   function pileAt(x, y) {
     const pile = root.querySelector(".table .discard-pile");
@@ -78,7 +81,7 @@ export function bindDrag(root, intents) {
 
   function back(node, transform) {
     if (transform && !still(root) && node.isConnected)
-      node.animate([{ transform }, { transform: "none" }], { duration: 180, easing: "ease-out" });
+      node.animate([{ transform }, { transform: "none" }], { id: MOTION_ID, duration: 180, easing: "ease-out" });
   }
 
   function end(event, drop) {
@@ -95,7 +98,6 @@ export function bindDrag(root, intents) {
     }
     const order = drop && !pileAt(event.clientX, event.clientY) ? reordered(event.clientX, event.clientY) : null;
     drag = null;
-    swallowClick = true;
     const transform = node.style.transform;
     const held = hold(node, transform || "none");
     node.style.removeProperty("transform");
@@ -123,7 +125,7 @@ export function bindDrag(root, intents) {
 
   root.addEventListener("pointerdown", (event) => {
     const node = event.target.closest(".hand .hand-card");
-    if (!node || event.button !== 0 || !root.contains(node) || node.closest("[inert]")) return;
+    if (!node || event.button !== 0 || !event.isPrimary || !root.contains(node) || node.closest("[inert]")) return;
     drag = {
       card: node.dataset.card,
       node,
@@ -161,15 +163,4 @@ export function bindDrag(root, intents) {
   });
   root.addEventListener("pointerup", (event) => end(event, true));
   root.addEventListener("pointercancel", (event) => end(event, false));
-  // The click that follows a drag is not a tap.
-  root.addEventListener(
-    "click",
-    (event) => {
-      if (!swallowClick) return;
-      swallowClick = false;
-      event.stopPropagation();
-      event.preventDefault();
-    },
-    true,
-  );
 }

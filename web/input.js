@@ -2,6 +2,13 @@
 // (keys on the document, so a shortcut works wherever the focus is);
 // what to do comes from data-intent, its arguments from the other data-*.
 // Game code never reads the DOM; it receives intents(name, args).
+// One pointer model for touch, mouse and pen: a tap is a pointerdown and a
+// pointerup on the same control that moved less than TAP_SLOP_PX (a longer
+// move is a drag, drag.js); it acts on the pointerup, so a tap never depends
+// on the browser's click (which a touch browser may drop, e.g. right after a
+// drag it took for a fling). The click that a gesture produces is its own
+// and is swallowed, only that one (until the next pointerdown); a click
+// with no gesture (Enter/Space on a button, assistive technology) acts.
 // Keyboard: the hand is one Tab stop and the arrows move inside it (roving
 // tabindex; also the knock panel's cards); Enter/Space press the focused
 // control (native buttons); Alt+Left/Right moves a card of the hand with
@@ -9,6 +16,8 @@
 // visible button whose aria-keyshortcuts it is (shortcuts.js).
 
 const CARD_GROUPS = [".hand .hand-card", ".panel.knock .knock-card"];
+const TAP_SLOP_PX = 8; // drag.js's threshold: a move this long is a drag, not a tap
+const CLICK_AFTER_MS = 1000; // a gesture's own click comes at once; later, it is another
 const MOVES = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1, Home: -Infinity, End: Infinity };
 
 function usable(node) {
@@ -26,18 +35,77 @@ export function bindInput(root, intents) {
     handler(args);
   }
 
-  root.addEventListener("click", (event) => {
-    const target = event.target.closest("[data-intent]");
-    if (
-      !target ||
-      !root.contains(target) ||
-      target.tagName === "SELECT" ||
-      target.tagName === "INPUT" ||
-      target.disabled
-    )
-      return;
-    dispatch(target);
-  });
+  function pressable(node) {
+    const target = node && node.closest && node.closest("[data-intent]");
+    if (!target || !root.contains(target) || target.tagName === "SELECT" || target.tagName === "INPUT") return null;
+    return target;
+  }
+
+  let gesture = null; // {id, target, x, y, moved}: the pointer that is down on the table
+  let gestureEnded = 0; // when the last such gesture ended (its click, if any, is swallowed)
+
+  // On the document, capture: before drag.js, and whatever the target, so a
+  // gesture anywhere (a sheet's too) is a new one.
+  document.addEventListener(
+    "pointerdown",
+    (event) => {
+      gestureEnded = 0;
+      gesture = null;
+      if (!event.isPrimary || event.button !== 0 || !root.contains(event.target)) return;
+      gesture = { id: event.pointerId, target: pressable(event.target), x: event.clientX, y: event.clientY, moved: false };
+    },
+    true,
+  );
+  document.addEventListener(
+    "pointermove",
+    (event) => {
+      if (!gesture || event.pointerId !== gesture.id || gesture.moved) return;
+      if (Math.hypot(event.clientX - gesture.x, event.clientY - gesture.y) >= TAP_SLOP_PX) gesture.moved = true;
+    },
+    true,
+  );
+  document.addEventListener(
+    "pointerup",
+    (event) => {
+      if (!gesture || event.pointerId !== gesture.id) return;
+      const { target, moved } = gesture;
+      gesture = null;
+      gestureEnded = performance.now();
+      // Touch keeps the pointer on its first target: the tap must also end there.
+      const under = document.elementFromPoint(event.clientX, event.clientY);
+      if (moved || !target || !target.isConnected || target.disabled || !usable(target)) return;
+      if (under && !target.contains(under)) return;
+      dispatch(target);
+    },
+    true,
+  );
+  document.addEventListener(
+    "pointercancel",
+    (event) => {
+      if (!gesture || event.pointerId !== gesture.id) return;
+      gesture = null;
+      gestureEnded = performance.now();
+    },
+    true,
+  );
+  // The gesture's own click (detail > 0, right after it) is swallowed on
+  // whatever button it lands, the table's or one the tap just opened (a
+  // sheet's); labels, checkboxes and selects keep their click.
+  document.addEventListener(
+    "click",
+    (event) => {
+      const own = event.detail > 0 && gestureEnded && performance.now() - gestureEnded < CLICK_AFTER_MS;
+      if (own && event.target.closest && event.target.closest("button")) {
+        gestureEnded = 0;
+        event.preventDefault();
+        event.stopPropagation();
+        return;
+      }
+      const target = pressable(event.target);
+      if (target && !target.disabled) dispatch(target);
+    },
+    true,
+  );
   root.addEventListener("change", (event) => {
     const target = event.target.closest("select[data-intent], input[data-intent]");
     if (target && root.contains(target)) dispatch(target);

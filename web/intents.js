@@ -190,10 +190,33 @@ export function createIntents({ state, game, draw, announce, setLanguage, clearL
     help() {
       fromMenu("help", "closeHelp");
     },
+    // "Volver a la mesa" on the rules page: to the table (the menu closed
+    // too); "Volver al menú" and Escape: one step back, to the menu.
     closeHelp() {
+      state.ui.panel = null;
+      state.ui.menuOpen = false;
+      state.ui.focus = "menu";
+      draw();
+      play(async () => {});
+    },
+    helpToMenu() {
       state.ui.panel = null;
       state.ui.menuOpen = true;
       state.ui.focus = "help";
+      draw();
+    },
+    // The match result closes to look at the table (and reach the menu);
+    // "Ver el resultado" on the table opens it again.
+    closeResult() {
+      if (state.ui.panel !== "match") return;
+      state.ui.panel = null;
+      state.ui.focus = "act:showResult";
+      draw();
+    },
+    showResult() {
+      if (!state.view || !state.view.over || state.ui.panel) return;
+      state.ui.panel = "match";
+      state.ui.focus = "again";
       draw();
     },
     newMatch() {
@@ -215,7 +238,8 @@ export function createIntents({ state, game, draw, announce, setLanguage, clearL
     },
     escape() {
       if (state.ui.menuOpen) return intents.closeMenu();
-      if (state.ui.panel === "help") return intents.closeHelp();
+      if (state.ui.panel === "help") return intents.helpToMenu();
+      if (state.ui.panel === "match") return intents.closeResult();
       if (["knock", "confirmNew", "confirmReplay"].includes(state.ui.panel)) return intents.cancel();
       if (state.ui.panel) return;
       const focused = state.ui.selected;

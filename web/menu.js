@@ -2,7 +2,7 @@
 // the "how to play" page and the new-match confirmation.
 
 import { checkField, dialog, el, intentButton } from "./dom.js";
-import { SHORTCUTS } from "./shortcuts.js";
+import { shortcutsFor } from "./shortcuts.js";
 import { fullscreenButton } from "./fullscreen.js";
 import { coachSwitch } from "./coach.js";
 import { tutorialButton } from "./tutorial.js";
@@ -25,6 +25,13 @@ function select(intent, label, value, options, extra = {}) {
 
 export function menuPanel(view, ui) {
   const { t, settings } = ui;
+  // Closed, it holds only the seed (readable there): the rest is built when it opens.
+  if (!ui.menuOpen)
+    return el(
+      "div",
+      { class: "overlay menu-overlay", hidden: true, dataset: { key: "menu" } },
+      el("p", { class: "seed" }, `${t("menu.seed")}: `, el("output", { class: "seed-value", text: view.seed })),
+    );
   const rules = view.rules;
   const custom = settings.custom || {};
   const profileFields =
@@ -138,6 +145,18 @@ export function menuPanel(view, ui) {
   return box;
 }
 
+// What each single key does, for the rules page's list.
+const KEY_HELP = {
+  drawStock: "help.key_stock",
+  drawDiscard: "help.key_pile",
+  take: "help.key_take",
+  pass: "help.key_pass",
+  knock: "help.key_knock",
+  gin: "help.key_gin",
+  hint: "help.key_hint",
+  next: "help.key_next",
+};
+
 // The rules page: a short guide with the numbers of this match's rules and
 // the keyboard's keys.
 export function helpPanel(view, ui) {
@@ -151,7 +170,7 @@ export function helpPanel(view, ui) {
   const keys = ["help.key_tab", "help.key_arrows", "help.key_enter", "help.key_escape"].map((k) =>
     el("li", { text: t(k) }),
   );
-  const letters = Object.values(SHORTCUTS).map((key) => el("li", { text: t(`help.key_${key}`) }));
+  const letters = Object.entries(shortcutsFor(ui.lang)).map(([name, key]) => el("li", { text: t(KEY_HELP[name], { key }) }));
   return dialog(
     "help",
     t("help.title"),
@@ -197,6 +216,7 @@ export function helpPanel(view, ui) {
     el(
       "div",
       { class: "panel-buttons" },
+      intentButton(t("btn.back_menu"), "helpToMenu", { class: "btn ghost" }),
       intentButton(t("btn.back"), "closeHelp", { class: "btn primary" }),
       tutorialButton(t),
     ),

@@ -2,7 +2,8 @@
 // fresh, detached tree; morph() brings the live DOM to that tree while
 // keeping every node that is still there. Children match by data-key (cards,
 // buttons, panels), else by position and tag. A kept node keeps its focus,
-// its running animations and its scroll position.
+// its running animations and its scroll position. A subtree with the same
+// data-static value on both sides is taken as it is (a card's face).
 //
 // Why our own and not a library: it is ~70 lines, needs no build step or
 // vendored copy, and knows our one rule (data-key). See the README.
@@ -64,6 +65,9 @@ export function morphChildren(live, next) {
     }
     if (match === cursor) cursor = cursor.nextSibling;
     else live.insertBefore(match, cursor);
+    // A subtree marked data-static (a card's face) is all its value says: nothing to compare.
+    if (match.nodeType === 1 && match.hasAttribute("data-static") && match.getAttribute("data-static") === child.getAttribute("data-static"))
+      continue;
     morphNode(match, child);
   }
   while (cursor) {

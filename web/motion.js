@@ -7,7 +7,27 @@
 // card at a time, then turns the upcard; a deal result turns the
 // computer's cards face up and moves the layoffs onto the melds they join.
 // Nothing moves with prefers-reduced-motion or speed "instant"; animations
-// never hold input (they are visual only).
+// never hold input (they are visual only), and a card in flight is no target
+// (pointer-events none while it moves): a tap goes to what lies under it.
+// Only the card that moves flies, from where it is now (mid-flight too).
+// settled() resolves once nothing of ours moves any more: the computer
+// waits on it before its move (controller.js).
+
+// Every animation of the motion layer carries this id (drag.js's "held" and
+// the CSS transitions of a selection are not motion).
+export const MOTION_ID = "motion";
+// The flight itself animates the transform only, which the compositor runs
+// on its own (smooth even while the page's thread is busy); its companion
+// (same timing) keeps the card on top and out of the way of taps.
+const GHOST_ID = "motion-ghost";
+const GHOST = [
+  { zIndex: 5, pointerEvents: "none" },
+  { zIndex: 5, pointerEvents: "none" },
+];
+
+function ghost(node, timing) {
+  node.animate(GHOST, { ...timing, id: GHOST_ID });
+}
 
 const reducedMotion = () => globalThis.matchMedia && matchMedia("(prefers-reduced-motion: reduce)").matches;
 
@@ -19,10 +39,8 @@ function rectOf(node) {
   return node ? node.getBoundingClientRect() : null;
 }
 
-function running(node) {
-  // drag.js's "held" (a dropped card kept where it was let go) is no motion.
-  return node.getAnimations().some((a) => a.id !== "held" && (a.playState === "running" || a.playState === "pending"));
-}
+const moving = (a) => a.id === MOTION_ID && (a.playState === "running" || a.playState === "pending");
+
 
 function translate(from, to) {
   const dx = from.left + from.width / 2 - (to.left + to.width / 2);
@@ -43,9 +61,11 @@ export function createMotion(root) {
 
   function measure() {
     const cards = new Map();
+    // One look at what moves, not one per card.
+    const flying = new Set(root.getAnimations({ subtree: true }).filter(moving).map((a) => a.effect && a.effect.target));
     for (const node of tableCards()) {
       const id = cardId(node);
-      if (id && !cards.has(id)) cards.set(id, { rect: rectOf(node), animating: running(node) });
+      if (id && !cards.has(id)) cards.set(id, { rect: rectOf(node), animating: flying.has(node), node });
     }
     before = {
       cards,
@@ -63,22 +83,20 @@ export function createMotion(root) {
     if (!from || !to) return;
     const { dx, dy, scale } = translate(from, to);
     const start = `translate(${dx}px, ${dy}px) scale(${scale})${turn ? " scaleX(0.15)" : ""}`;
-    node.animate(
-      [
-        { transform: start, zIndex: 5 },
-        { transform: "none", zIndex: 5 },
-      ],
-      {
-        duration,
-        delay,
-        easing: "cubic-bezier(.2,.7,.3,1)",
-        fill: "backwards",
-      },
-    );
+    // A card still flying (a drawn card discarded at once) starts from where it is.
+    for (const a of node.getAnimations()) if (a.id === MOTION_ID || a.id === GHOST_ID) a.cancel();
+    const timing = { duration, delay, fill: "backwards" };
+    node.animate([{ transform: start }, { transform: "none" }], {
+      ...timing,
+      id: MOTION_ID,
+      easing: "cubic-bezier(.2,.7,.3,1)",
+    });
+    ghost(node, timing);
   }
 
   function turnOver(node, duration, delay = 0) {
     node.animate([{ transform: "scaleX(0.05)" }, { transform: "none" }], {
+      id: MOTION_ID,
       duration,
       delay,
       easing: "ease-out",
@@ -99,14 +117,16 @@ export function createMotion(root) {
     if (upcard && stock) {
       // From the stock, face down (edge-on), then turned face up on the pile.
       const { dx, dy, scale } = translate(stock, rectOf(upcard));
+      const timing = { duration: duration * 2, delay: last, fill: "backwards" };
       upcard.animate(
         [
           { transform: `translate(${dx}px, ${dy}px) scale(${scale}) scaleX(0.05)` },
           { transform: "scaleX(0.05)", offset: 0.5 },
           { transform: "none" },
         ],
-        { duration: duration * 2, delay: last, easing: "ease-out", fill: "backwards" },
+        { ...timing, id: MOTION_ID, easing: "ease-out" },
       );
+      ghost(upcard, timing);
     }
   }
 
@@ -118,9 +138,13 @@ export function createMotion(root) {
     const theirs = [...panel.querySelectorAll(".hand-summary.seat-1 .card")];
     theirs.forEach((node, i) => turnOver(node, duration, i * duration * 0.12));
     const after = theirs.length * duration * 0.12 + duration;
+    // From the line that names them in the defender's part, at a card's size.
     for (const laid of panel.querySelectorAll(".meld-row .card.laid")) {
-      const from = panel.querySelector(`.laid-row [data-face="${laid.dataset.face}"]`);
-      fly(laid, rectOf(from), duration * 1.5, { delay: after });
+      const line = rectOf(panel.querySelector(".laid-names"));
+      const to = rectOf(laid);
+      if (!line || !to) continue;
+      const from = { left: line.left, top: line.top, width: to.width, height: to.height };
+      fly(laid, from, duration * 1.5, { delay: after });
     }
   }
 
@@ -153,14 +177,22 @@ export function createMotion(root) {
       const id = cardId(node);
       const old = was.cards.get(id);
       if (old) {
-        if (old.animating) continue;
+        // The same node still on its way: it goes on (a render in the
+        // middle of the deal). A card that changed places (another node)
+        // flies from where it was seen, mid-flight or not.
+        if (old.animating && old.node === node) continue;
+        // A card that stays in the pile (under the top before, on top now
+        // that the top was taken) was there all along: only new tops fly.
+        if (old.node === node && node.closest(".discard-pile")) continue;
         const now = rectOf(node);
-        if (Math.abs(now.left - old.rect.left) > 1 || Math.abs(now.top - old.rect.top) > 1)
+        if (old.node !== node || Math.abs(now.left - old.rect.left) > 1 || Math.abs(now.top - old.rect.top) > 1)
           fly(node, old.rect, duration);
       } else if (node.closest(".hand")) {
         fly(node, was.stock, duration * 1.2, { turn: true }); // drawn from the stock
       } else if (node.closest(".discard-pile")) {
-        fly(node, was.opp, duration * 1.2); // the computer's discard
+        // The computer's discard lands on top; a card that shows under the
+        // top now (the pile's top was taken) was there all along: it stays.
+        if (node.classList.contains("top")) fly(node, was.opp, duration * 1.2);
       } else if (node.closest(".opp-known")) {
         fly(node, was.pile, duration);
       }
@@ -170,5 +202,15 @@ export function createMotion(root) {
     if (backs.length > was.backs) fly(backs[backs.length - 1], was.stock, duration * 1.2);
   }
 
-  return { measure, play };
+  // Resolves once no animation of ours runs on the table (new ones started
+  // meanwhile are waited for too); at once when nothing moves.
+  async function settled() {
+    for (;;) {
+      const flights = root.getAnimations({ subtree: true }).filter(moving);
+      if (!flights.length) return;
+      await Promise.all(flights.map((a) => a.finished.catch(() => {})));
+    }
+  }
+
+  return { measure, play, settled };
 }

@@ -3,7 +3,7 @@
 
 import { dialog, el, faceCard, intentButton } from "./dom.js";
 import { cardFace, cardClasses, cardName, cardPoints, orderMeld, byRank } from "./cards.js";
-import { SHORTCUTS } from "./shortcuts.js";
+import { shortcutsFor } from "./shortcuts.js";
 import { knockDiscard, knockLoss, layoffsLabel, loosePoints, points as pointsText } from "./words.js";
 import { coachSummary } from "./coach.js";
 
@@ -21,6 +21,9 @@ function deadwoodPoints(cards) {
 }
 
 // --- knock confirmation -----------------------------------------------------
+
+const meldsKey = (melds) => melds.map((m) => [...m].sort().join(" ")).sort().join("|");
+const edited = (draft) => meldsKey(draft.melds) !== meldsKey(draft.proposed.melds);
 
 export function knockPanel(view, ui) {
   const { t } = ui;
@@ -85,9 +88,8 @@ export function knockPanel(view, ui) {
       "div",
       { class: "panel-buttons" },
       intentButton(t("btn.confirm"), "confirmKnock", { class: "btn primary", key: "confirm" }),
-      draft.type === "big_gin"
-        ? null
-        : intentButton(t("btn.reset"), "resetKnock", { key: "reset" }),
+      // Only once the player has changed the proposal.
+      draft.type === "big_gin" || !edited(draft) ? null : intentButton(t("btn.reset"), "resetKnock", { key: "reset" }),
       intentButton(t("btn.cancel"), "cancel", { class: "btn ghost" }),
     ),
   );
@@ -127,11 +129,15 @@ function handSummary(result, seat, t) {
   const melds = hand.melds.map((meld, i) => {
     const extra = laidOn.filter((l) => l.meld === i).map((l) => l.card);
     const cards = orderMeld([...meld, ...extra]);
-    return el(
-      "div",
-      { class: "mini-row meld-row" },
-      cards.map((c) => faceCard(c, t, extra.includes(c) ? "mini laid" : "mini")),
-    );
+    // A laid-off card shows once, in the meld it joined, marked (ring and
+    // "+", and named so).
+    const shown = (c) => {
+      if (!extra.includes(c)) return faceCard(c, t, "mini");
+      const node = faceCard(c, t, "mini laid");
+      node.setAttribute("aria-label", t("result.laid_card", { card: cardName(c, t) }));
+      return node;
+    };
+    return el("div", { class: "mini-row meld-row" }, cards.map(shown));
   });
   return el(
     "section",
@@ -139,18 +145,15 @@ function handSummary(result, seat, t) {
     el("h3", {}, el("span", { text: who }), role ? el("span", { class: "role", text: ` · ${role}` }) : null),
     el("p", { class: "label", text: t("result.melds") }),
     melds.length ? el("div", { class: "melds-list" }, melds) : el("p", { class: "none", text: t("result.none") }),
+    // The defender's layoffs by name: the cards themselves are in the melds they joined.
     layoffs.length
       ? [
           el("p", { class: "label", text: layoffsLabel(t, knocker) }),
-          el(
-            "div",
-            { class: "layoffs" },
-            cardRow(
-              layoffs.map((l) => l.card),
-              t,
-              "laid-row",
-            ),
-          ),
+          el("p", {
+            class: "laid-names",
+            dataset: { cards: layoffs.map((l) => l.card).join(" ") },
+            text: layoffs.map((l) => cardName(l.card, t)).join(", "),
+          }),
         ]
       : null,
     el("p", { class: "label", text: t("result.deadwood") }),
@@ -198,7 +201,7 @@ export function dealResultPanel(view, ui) {
         dataset: { a: result.scores[0], b: result.scores[1] },
         text: t("result.totals", { a: result.scores[0], b: result.scores[1], target: rules.target }),
       }),
-      intentButton(t("btn.next"), "next", { class: "btn primary", "aria-keyshortcuts": SHORTCUTS.next }),
+      intentButton(t("btn.next"), "next", { class: "btn primary", "aria-keyshortcuts": shortcutsFor(ui.lang).next }),
     ),
   );
 }
@@ -244,6 +247,7 @@ export function matchResultPanel(view, ui) {
       intentButton(t("btn.again"), "again", { class: "btn primary" }),
       intentButton(t("btn.replay"), "replay", { key: "replay-final" }),
       intentButton(t("btn.watch"), "watch", { "aria-haspopup": "dialog" }),
+      intentButton(t("btn.see_table"), "closeResult", { class: "btn ghost" }),
     ),
   );
 }

@@ -8,7 +8,7 @@ import { BOOT_STAGES } from "./engine.js";
 import { cardFace, cardBack, cardClasses, cardName, bySuit, byRank, orderMeld, isSet } from "./cards.js";
 import { el, faceCard, intentButton } from "./dom.js";
 import { morphChildren } from "./morph.js";
-import { SHORTCUTS } from "./shortcuts.js";
+import { shortcutsFor } from "./shortcuts.js";
 import { computerMove, handCardName, ifDiscard, selectedPrompt } from "./words.js";
 import { menuPanel, helpPanel, confirmNewPanel, confirmReplayPanel } from "./menu.js";
 import { dealResultPanel, matchResultPanel, knockPanel } from "./panels.js";
@@ -59,7 +59,7 @@ function topBar(view, ui) {
       class: "btn ghost faster",
       "aria-pressed": String(ui.settings.speed === "fast" || ui.settings.speed === "instant"),
     }),
-    intentButton(t("btn.hint"), "hint", { class: "btn hint-btn", "aria-keyshortcuts": SHORTCUTS.hint }),
+    intentButton(t("btn.hint"), "hint", { class: "btn hint-btn", "aria-keyshortcuts": shortcutsFor(ui.lang).hint }),
   );
 }
 
@@ -106,7 +106,7 @@ function piles(view, ui) {
       class: `pile stock${hinted === "stock" ? " hinted" : ""}`,
       "aria-label": t("btn.stock"),
       "aria-describedby": "stock-count",
-      "aria-keyshortcuts": SHORTCUTS.drawStock,
+      "aria-keyshortcuts": shortcutsFor(ui.lang).drawStock,
       dataset: { intent: "drawStock", key: "stock" },
     },
     el(
@@ -115,12 +115,14 @@ function piles(view, ui) {
       view.stock_count > 1 ? cardBack("under") : null,
       view.stock_count > 0 ? cardBack() : el("span", { class: "card empty" }),
     ),
-    el(
-      "span",
-      { class: "pile-label", id: "stock-count" },
-      el("span", { class: "stock-count", text: String(view.stock_count) }),
-      ` ${t("table.stock_count", { count: "" }).trim()}`,
-    ),
+  );
+  // Each pile's label sits under its button, not in it: the button's name
+  // is "Mazo" / "Descarte", the label describes it (WCAG 2.5.3).
+  const stockLabel = el(
+    "span",
+    { class: "pile-label", id: "stock-count" },
+    el("span", { class: "stock-count", text: String(view.stock_count) }),
+    ` ${t("table.stock_count", { count: "" }).trim()}`,
   );
   const pile = el(
     "button",
@@ -129,7 +131,7 @@ function piles(view, ui) {
       class: `pile discard-pile${hinted === "discard" ? " hinted" : ""}`,
       "aria-label": t("btn.pile"),
       "aria-describedby": "pile-top",
-      "aria-keyshortcuts": SHORTCUTS.drawDiscard,
+      "aria-keyshortcuts": shortcutsFor(ui.lang).drawDiscard,
       dataset: { intent: "drawDiscard", key: "pile", top: top || "" },
     },
     el(
@@ -146,13 +148,18 @@ function piles(view, ui) {
         ? el("span", { class: `${cardClasses(top)} top`, dataset: { face: top, key: `face:${top}` } }, cardFace(top))
         : el("span", { class: "card empty" }),
     ),
-    el("span", {
-      class: "pile-label",
-      id: "pile-top",
-      text: top ? t("table.pile_top", { card: cardName(top, t) }) : t("table.pile_empty"),
-    }),
   );
-  return el("div", { class: "piles" }, stock, pile);
+  const pileLabel = el("span", {
+    class: "pile-label",
+    id: "pile-top",
+    text: top ? t("table.pile_top", { card: cardName(top, t) }) : t("table.pile_empty"),
+  });
+  return el(
+    "div",
+    { class: "piles" },
+    el("div", { class: "pile-slot" }, stock, stockLabel),
+    el("div", { class: "pile-slot" }, pile, pileLabel),
+  );
 }
 
 function promptText(view, ui) {
@@ -258,12 +265,14 @@ function handArea(view, ui) {
     if (fresh === card) classes.push("fresh");
     if (ui.hintTarget === `card:${card}`) classes.push("hinted");
     previous = shown[index];
-    const badge = taken ? el("span", { class: "badge taken-badge", "aria-hidden": "true", text: "✕" }) : null;
+    // Badges that repeat what is said elsewhere are drawn by CSS (no text in
+    // the button beside its name); "nueva" is text, and in the name too.
+    const badge = taken ? el("span", { class: "badge taken-badge", "aria-hidden": "true", dataset: { text: "✕" } }) : null;
     const freshBadge =
       fresh === card ? el("span", { class: "badge fresh-badge", "aria-hidden": "true", text: t("table.fresh") }) : null;
     const ddBadge =
       dd && dd[card] !== undefined && selected === card
-        ? el("span", { class: "badge dd-badge", "aria-hidden": "true", text: String(dd[card]) })
+        ? el("span", { class: "badge dd-badge", "aria-hidden": "true", dataset: { text: String(dd[card]) } })
         : null;
     const described = [taken ? "taken-note" : null, fresh === card ? "fresh-note" : null].filter(Boolean).join(" ");
     return el(
@@ -271,7 +280,7 @@ function handArea(view, ui) {
       {
         type: "button",
         class: classes.join(" "),
-        "aria-label": handCardName(t, card, meldOf(card)),
+        "aria-label": fresh === card ? `${handCardName(t, card, meldOf(card))}, ${t("table.fresh")}` : handCardName(t, card, meldOf(card)),
         "aria-pressed": String(selected === card),
         "aria-describedby": described || null,
         tabindex: card === rover ? "0" : "-1",
@@ -341,13 +350,14 @@ function actionBar(view, ui) {
       class: `btn action ${cls}`.trim(),
       key: `act:${intent}${extra.kind ? `:${extra.kind}` : ""}`,
       dataset: extra,
-      "aria-keyshortcuts": SHORTCUTS[extra.kind || intent] || null,
+      "aria-keyshortcuts": shortcutsFor(ui.lang)[extra.kind || intent] || null,
     });
   if (mine && view.phase.startsWith("upcard")) {
     buttons.push(button("take", t("btn.take"), `primary${ui.hintTarget === "take" ? " hinted" : ""}`));
     buttons.push(button("pass", t("btn.pass"), ui.hintTarget === "pass" ? "hinted" : ""));
-  } else if (mine && (view.phase === "draw" || view.phase === "discard")) {
-    buttons.push(button("discardSelected", t("btn.discard"), ui.selected && view.phase === "discard" ? "primary" : ""));
+  } else if (mine && view.phase === "discard") {
+    // Only once there is something to discard (not in the draw phase).
+    buttons.push(button("discardSelected", t("btn.discard"), ui.selected ? "primary" : ""));
     const knocks = view.legal.filter((a) => a.type === "knock");
     const dd = view.discard_deadwood || {};
     if (knocks.some((a) => dd[a.card] > 0))
@@ -358,6 +368,8 @@ function actionBar(view, ui) {
       buttons.push(button("knock", t("btn.gin"), `gin${ui.hintTarget === "gin" ? " hinted" : ""}`, { kind: "gin" }));
     if (view.legal.some((a) => a.type === "big_gin"))
       buttons.push(button("bigGin", t("btn.big_gin"), `gin${ui.hintTarget === "big_gin" ? " hinted" : ""}`));
+  } else if (view.over && view.final) {
+    buttons.push(button("showResult", t("btn.show_result"), "primary")); // the match result, closed to look
   }
   return el("nav", { class: "actions", "aria-label": t("table.actions") }, buttons);
 }
@@ -477,5 +489,5 @@ export function render(root, view, ui) {
     const cards = root.querySelectorAll(".hand .hand-card");
     target = cards[Math.min(activeIndex, cards.length - 1)] || null;
   }
-  if (target && !target.closest("[inert]")) target.focus({ preventScroll: true });
+  if (target && target !== document.activeElement && !target.closest("[inert]")) target.focus({ preventScroll: true });
 }

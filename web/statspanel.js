@@ -44,7 +44,8 @@ export function openStats(ctx) {
       row("stats.undercuts_made", String(s.undercuts_made), "undercuts_made"),
       row("stats.undercuts_suffered", String(s.undercuts_suffered), "undercuts_suffered"),
       row("stats.knock_deadwood", s.knock_deadwood_avg === null ? "—" : number(lang, s.knock_deadwood_avg), "knock_deadwood_avg"),
-      row("stats.best", best, "best_match"),
+      // The best margin may be a loss (every match lost): named as one.
+      row(s.best_match && s.best_match.totals[0] < s.best_match.totals[1] ? "stats.best_loss" : "stats.best", best, "best_match"),
       row("stats.streak", String(s.streak), "streak"),
       row("stats.best_streak", String(s.best_streak), "best_streak"),
     );

@@ -4,11 +4,14 @@
 // time so the page never freezes and the progress shows, and for a long match
 // of extra engine workers too (reviewAll below). Keyboard: arrows
 // step, Home/End go to the first/last step, PageUp/PageDown jump a deal,
-// Escape closes.
+// Escape closes. Every redraw (a step, the review's progress) is the keyed
+// update of morph.js, as for the table: a control that stays is the same
+// node, so a press that began before a progress update still lands.
 
 import { button, choice, el, faceCard } from "./dom.js";
 import { byRank, orderMeld } from "./cards.js";
 import { openSheet } from "./sheet.js";
+import { morphChildren } from "./morph.js";
 import { operation } from "./panels.js";
 import { hintAction, loosePoints, newDeal, points as pointsText, reasonText, theCard } from "./words.js";
 
@@ -108,6 +111,24 @@ function dealOnly(result, number) {
   return { ...result, steps, count: steps.length, deals: [{ ...deal, start: 0, end: steps.length - 1 }], final: null, offset };
 }
 
+// The sheet's contents brought to `children` keeping every node that stays
+// (their click handlers are those of the first draw: they read the viewer's
+// state when pressed, never a copy); the focus on `focusKey` when given,
+// else where it was, else on the first control.
+function fillKeyed(sheet, heading, children, focusKey) {
+  const { panel, title, body } = sheet;
+  if (title.textContent !== heading) title.textContent = heading;
+  const next = document.createElement("div");
+  next.append(...children.filter(Boolean));
+  morphChildren(body, next);
+  const target = focusKey ? panel.querySelector(`[data-key="${CSS.escape(focusKey)}"]`) : null;
+  if (target && !target.disabled) target.focus({ preventScroll: true });
+  else if (!panel.contains(document.activeElement) || document.activeElement.disabled) {
+    const first = panel.querySelector("button:not([disabled]), select, input:not([hidden])");
+    (first || panel).focus({ preventScroll: true });
+  }
+}
+
 // ctx: {t: () => translator, lang: () => lang, call(method, params), speed,
 //       matchId(save), onClose(opener), deal?: n, step?: i}: with `deal`, only
 //       that deal (which has ended; the match may not have), opened at the
@@ -122,7 +143,7 @@ export function openViewer(save, ctx) {
   const id = only ? `${ctx.matchId(save)}:deal${only}` : ctx.matchId(save);
   let review = reviews.get(id) || null; // {differing, summary, done, total, failed}
   let endReview = null; // terminates the review's extra engines
-  const live = el("p", { class: "viewer-live sr-only", "aria-live": "polite" });
+  const live = el("p", { class: "viewer-live sr-only", "aria-live": "polite", dataset: { key: "viewer-live" } });
 
   const sheet = openSheet({
     id: "viewer",
@@ -246,11 +267,11 @@ export function openViewer(save, ctx) {
     const t = ctx.t();
     const lang = ctx.lang();
     if (error) {
-      sheet.fill(t("viewer.title"), [el("p", { class: "message refusal", role: "alert", text: t(error) }), button(t("viewer.close"), "closeViewer", () => sheet.close(), { class: "btn primary" })], focusKey || "closeViewer");
+      fillKeyed(sheet, t("viewer.title"), [el("p", { class: "message refusal", role: "alert", text: t(error) }), button(t("viewer.close"), "closeViewer", () => sheet.close(), { class: "btn primary" })], focusKey || "closeViewer");
       return;
     }
     if (!data) {
-      sheet.fill(t("viewer.title"), [el("p", { role: "status", text: t("viewer.loading") }), button(t("viewer.close"), "closeViewer", () => sheet.close(), { class: "btn primary" })], focusKey);
+      fillKeyed(sheet, t("viewer.title"), [el("p", { role: "status", text: t("viewer.loading") }), button(t("viewer.close"), "closeViewer", () => sheet.close(), { class: "btn primary" })], focusKey);
       return;
     }
     const step = data.steps[index];
@@ -261,7 +282,7 @@ export function openViewer(save, ctx) {
     const who = (seat) => el("h3", { class: "viewer-who" }, el("span", { text: t(seat === 0 ? "bar.you" : "bar.opponent") }), state.dealer === seat ? el("span", { class: "chip dealer", text: t("table.dealer") }) : null, el("span", { class: "viewer-dw", text: loosePoints(t, state.arrangements[seat].points) }));
     const pile = state.discard.slice(-6);
     sheet.panel.dataset.step = String(index);
-    sheet.fill(
+    fillKeyed(sheet, 
       `${t("viewer.title")} · ${t("menu.seed")} ${data.seed}`,
       [
         el(
@@ -288,10 +309,7 @@ export function openViewer(save, ctx) {
           ),
           el("section", { class: "viewer-seat seat-0" }, who(0), handRow(t, state, 0, fresh)),
         ),
-        el("p", { class: `viewer-action${mark ? " marked" : ""}`, text: stepText(t, data.steps, index) }),
-        mark ? reviewMark(t, lang, mark) : null,
-        step.result ? resultBox(t, rules, step.result) : null,
-        index === data.count - 1 && data.final ? el("p", { class: "viewer-final headline", text: t(data.final.winner === 0 ? "match.won" : data.final.winner === 1 ? "match.lost" : "match.draw") + " " + t("viewer.final", { a: data.final.totals[0], b: data.final.totals[1] }) }) : null,
+        // Right under the table: what the review adds below never moves them.
         el(
           "div",
           { class: "viewer-controls", role: "group", "aria-label": t("viewer.controls") },
@@ -301,6 +319,10 @@ export function openViewer(save, ctx) {
           button(t("viewer.forward"), "forward", () => (stop(), go(index + 1, true)), { "aria-keyshortcuts": "ArrowRight", disabled: index === data.count - 1 }),
           button(t("viewer.last"), "last", () => (stop(), go(data.count - 1, true)), { "aria-keyshortcuts": "End", disabled: index === data.count - 1 }),
         ),
+        el("p", { class: `viewer-action${mark ? " marked" : ""}`, text: stepText(t, data.steps, index) }),
+        mark ? reviewMark(t, lang, mark) : null,
+        step.result ? resultBox(t, rules, step.result) : null,
+        index === data.count - 1 && data.final ? el("p", { class: "viewer-final headline", text: t(data.final.winner === 0 ? "match.won" : data.final.winner === 1 ? "match.lost" : "match.draw") + " " + t("viewer.final", { a: data.final.totals[0], b: data.final.totals[1] }) }) : null,
         el(
           "div",
           { class: "viewer-options" },

@@ -78,7 +78,9 @@ def knock_call(
     rules = view.get("rules") or {}
     # score_aware=False values outcomes in points, not match chances (an
     # ablation for the arena; bench/README.md)
-    w = table_for(rules) if score_aware else _points
+    # Hollywood adds up three games, so points are what a deal is worth there;
+    # the first open game's win chance saturates once that game is decided.
+    w = table_for(rules) if score_aware and not rules.get("hollywood") else _points
     scores = view.get("scores") or [0, 0]
     a, b = scores[k.seat], scores[1 - k.seat]
     # An Oklahoma spade upcard doubles everything the deal scores.

@@ -20,6 +20,10 @@ Helpers (import from conftest):
                 language: no "[object", "undefined", "NaN", raw text key, unfilled {slot}
                 or text of the other language
   i18n_dictionaries()  {"es": {key: text}, "en": {...}} read from web/i18n.js
+  assert_accessible(page, where="")  axe-core (web/node_modules, a devDependency the build
+                never ships) on the screen as it is: no serious or critical violation of the
+                WCAG 2.x A/AA rules (contrast included, text on the felt measured against the
+                felt's lightest colour); returns the violations of lesser impact
 """
 
 from __future__ import annotations
@@ -297,3 +301,40 @@ def assert_readable(page, where: str = "") -> str:
 @pytest.fixture
 def readable():
     return assert_readable
+
+
+# --- accessibility: axe-core ----------------------------------------------------------------
+
+AXE = ROOT / "web" / "node_modules" / "axe-core" / "axe.min.js"
+AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
+# The felt is a radial gradient, which axe cannot measure text against (it reports such text
+# as "incomplete"): for the check the page's background is its lightest colour, the worst
+# case for the light text on it. Cards and panels keep their own backgrounds.
+_FELT_FOR_AXE = """() => { const felt = getComputedStyle(document.documentElement).getPropertyValue('--felt-light').trim();
+  const body = document.body, old = body.style.background; body.style.background = felt; return old; }"""
+
+
+def assert_accessible(page, where: str = ""):
+    """No serious or critical axe-core violation on the screen as it is now."""
+    if not AXE.exists():
+        pytest.fail("web/node_modules/axe-core is missing: run the tests through `python3 build.py test`")
+    if not page.evaluate("() => typeof window.axe === 'object'"):
+        # Injected by evaluate (CDP), not a <script>: the page's CSP allows only its own files.
+        page.evaluate(AXE.read_text())
+    old = page.evaluate(_FELT_FOR_AXE)
+    try:
+        found = page.evaluate(
+            """async (tags) => {
+                const r = await axe.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] });
+                return r.violations.map(v => ({ id: v.id, impact: v.impact, help: v.help,
+                    nodes: v.nodes.slice(0, 6).map(n => `${n.target.join(' ')}: ${n.any.concat(n.all).map(c => c.message).join('; ')}`) }));
+            }""",
+            AXE_TAGS,
+        )
+    finally:
+        page.evaluate("(old) => { document.body.style.background = old; }", old)
+    bad = [v for v in found if v["impact"] in ("serious", "critical")]
+    assert not bad, f"{where}: accessibility violations:\n" + "\n".join(
+        f"  {v['id']} ({v['impact']}): {v['help']}\n    " + "\n    ".join(v["nodes"]) for v in bad
+    )
+    return found

@@ -28,8 +28,8 @@ def play_moves(page, wait_idle, count: int) -> dict:
             page.get_by_role("button", name="Mazo", exact=True).click()
         else:
             card = next(a["card"] for a in view["legal"] if a["type"] == "discard")
-            page.locator(f'[data-card="{card}"]').click()
-            page.locator(f'[data-card="{card}"]').click()
+            page.locator(f'[data-card="{card}"]').click(position={"x": 8, "y": 20})
+            page.locator(f'[data-card="{card}"]').click(position={"x": 8, "y": 20})
         view = wait_idle(page)
     return view
 

@@ -70,8 +70,8 @@ def play_to_deal_panel(page, names, shots=None):
                 button(page, names["confirm"]).click()
             else:
                 card = min((a["card"] for a in view["legal"] if a["type"] == "discard"), key=lambda c: (dd[c], c))
-                page.locator(f'.hand [data-card="{card}"]').click()
-                page.locator(f'.hand [data-card="{card}"]').click()
+                page.locator(f'.hand [data-card="{card}"]').click(position={"x": 8, "y": 20})
+                page.locator(f'.hand [data-card="{card}"]').click(position={"x": 8, "y": 20})
     raise AssertionError("the deal did not end")
 
 
@@ -137,8 +137,8 @@ def test_void_deal_panel(page, open_app, context):
     assert view["phase"] == "discard" and view["stock_count"] == 2 and view["history"] == []
     # Traditional rules: no big gin button, ever.
     assert button(page, "Gin grande").count() == 0
-    page.locator('.hand [data-card="QC"]').click()
-    page.locator('.hand [data-card="QC"]').click()
+    page.locator('.hand [data-card="QC"]').click(position={"x": 8, "y": 20})
+    page.locator('.hand [data-card="QC"]').click(position={"x": 8, "y": 20})
     settle(page)
     assert ui(page)["panel"] == "deal"
     result = check_deal_panel(page)

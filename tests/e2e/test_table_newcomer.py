@@ -49,12 +49,14 @@ def test_rules_page_is_a_guide_with_this_matchs_numbers(page, open_app):
         assert key in text, key
     assert_readable(page, "rules page")
     shoot(page, "rules-es", PORTRAIT)
-    button(page, "Volver a la mesa").click()
+    button(page, "Volver al menú").click()
     page.select_option("#menu-lang", "en")
     button(page, "How to play").click()
     text = page.get_by_role("dialog", name="How to play").inner_text()
-    assert "Gin: 25 plus the opponent's deadwood. Undercut: the difference plus 25." in text
-    assert "M: draw from the stock" in text and "Scoring (Standard)" in text
+    assert "Gin: 25 plus the computer's deadwood. Undercut: the difference plus 25." in text
+    assert "S: draw from the stock" in text and "Scoring (Standard)" in text
+    for key in ("P: draw from the discard pile", "T: take the upcard", "X: pass", "K: knock", "H: hint", "N: next deal"):
+        assert key in text, key
     assert_readable(page, "English rules page")
 
 
@@ -70,6 +72,7 @@ def open_gin_panel(page, open_app, context):
     panel = page.get_by_role("dialog")
     assert panel.get_by_role("heading", level=2).inner_text() == "Gin"
     assert panel.get_by_role("alert").count() == 0
+    assert button(page, "Volver a la propuesta").count() == 0  # nothing to go back to yet
     return panel
 
 
@@ -93,7 +96,7 @@ def test_knock_panel_says_what_an_edit_loses(page, open_app, context):
 def test_replay_asks_mid_match(page, open_app):
     view = to_discard(page, setup(page, open_app, PORTRAIT, settings=NORMAL))
     card = view["hand"][0]
-    page.locator(f'.hand [data-card="{card}"]').dblclick()
+    page.locator(f'.hand [data-card="{card}"]').dblclick(position={"x": 8, "y": 20})
     before = settle(page)
     assert before["events"]
     button(page, "Menú").click()
@@ -117,7 +120,7 @@ def test_replay_asks_mid_match(page, open_app):
 def test_reload_keeps_the_selection(page, open_app):
     view = to_discard(page, setup(page, open_app, PORTRAIT, settings=NORMAL))
     card = view["hand"][-1]
-    page.locator(f'.hand [data-card="{card}"]').click()
+    page.locator(f'.hand [data-card="{card}"]').click(position={"x": 8, "y": 20})
     prompt = page.locator(".messages").inner_text()
     shown = page.locator(".hand-info").inner_text()
     reload(page, open_app)
@@ -150,7 +153,7 @@ def test_reload_keeps_the_knock_panel_and_its_edits(page, open_app, context):
 def test_computer_move_follows_the_language(page, open_app):
     view = to_discard(page, setup(page, open_app, PORTRAIT, settings=NORMAL))
     card = view["hand"][0]
-    page.locator(f'.hand [data-card="{card}"]').dblclick()
+    page.locator(f'.hand [data-card="{card}"]').dblclick(position={"x": 8, "y": 20})
     settle(page)
     spanish = page.locator(".opp-last").inner_text()
     assert spanish.startswith("El rival "), spanish
@@ -167,7 +170,7 @@ def test_new_deal_names_the_dealer_in_person(page, open_app, context):
     save = saved("void-VOID-0019.json")
     put_in_storage(context, {MATCH_KEY: save})
     view = setup(page, open_app, PORTRAIT, seed=save["seed"])
-    page.locator('.hand [data-card="QC"]').dblclick()
+    page.locator('.hand [data-card="QC"]').dblclick(position={"x": 8, "y": 20})
     settle(page)
     button(page, "Siguiente").click()
     view = settle(page)
@@ -217,7 +220,7 @@ def test_hand_is_one_tab_stop_and_keys_play(page, open_app):
 def test_quick_computer_moves_are_each_announced(page, open_app):
     view = to_discard(page, setup(page, open_app, PORTRAIT, settings=NORMAL))
     card = next(a["card"] for a in view["legal"] if a["type"] == "discard")
-    page.locator(f'.hand [data-card="{card}"]').dblclick()
+    page.locator(f'.hand [data-card="{card}"]').dblclick(position={"x": 8, "y": 20})
     after = settle(page)
     moves = [e for e in after["events"][len(view["events"]) + 1 :] if e.get("seat") == 1]
     if after["history"] or not moves:
@@ -249,12 +252,12 @@ def test_drawn_card_stays_marked_until_the_discard(page, open_app):
     assert page.locator(f"#{described}").inner_text() == "Recién robada"
     # Still marked after a re-render (selecting another card) and a reload.
     other = next(c for c in view["hand"] if c != drawn)
-    page.locator(f'.hand [data-card="{other}"]').click()
+    page.locator(f'.hand [data-card="{other}"]').click(position={"x": 8, "y": 20})
     assert "nueva" in card.inner_text().split()
     reload(page, open_app)
     assert "nueva" in page.locator(f'.hand [data-card="{drawn}"]').inner_text().split()
     assert ui(page)["selected"] == other  # the reload kept the selection too: one tap discards it
-    page.locator(f'.hand [data-card="{other}"]').click()
+    page.locator(f'.hand [data-card="{other}"]').click(position={"x": 8, "y": 20})
     settle(page)
     if page.locator(f'.hand [data-card="{drawn}"]').count():
         assert "nueva" not in page.locator(f'.hand [data-card="{drawn}"]').inner_text().split()

@@ -119,7 +119,7 @@ def test_every_card_reads_in_english(words):
         The = the[0].upper() + the[1:]
         assert s["completes"] == f"{The} completes the run of {SUITS_EN[card[1]]}."
         assert s["high"] == f"{The} goes with none of your cards and counts 1 point."
-        assert s["picked"] == f"The opponent picked up {the}: {the} could help it (40 %); discarding {the} is safer."
+        assert s["picked"] == f"The computer picked up {the}: {the} could help it (40 %); discarding {the} is safer."
 
 
 def test_persons_and_numbers(words):
@@ -133,7 +133,7 @@ def test_persons_and_numbers(words):
     assert en["lossMore"].startswith("This raises your deadwood from 4 to 7 points: you score 3 points less")
     assert es["noLoss"] == en["noLoss"] == ""
     assert es["knockNow"] == "Cierras con 1 punto suelto: el rival tendría unos 20 puntos sueltos y el riesgo de undercut es del 5 %."
-    assert en["knockNow"].startswith("You knock with 1 point of deadwood: the opponent would have about 20 points")
+    assert en["knockNow"].startswith("You knock with 1 point of deadwood: the computer would have about 20 points")
     assert es["setMeld"] == "La jota de picas completa el grupo de jotas."
     assert en["setMeld"] == "The jack of spades completes the set of jacks."
     assert es["unknown"] == en["unknown"] == ""

@@ -1,0 +1,700 @@
+"""The table on a phone (issue 20): taps that always work on touch (a drag never swallows the next
+tap, a card in flight is no target), a computer that waits for the animation in front of it and for
+a closed menu, stale messages cleared, motion that tells the truth (only the card that moves flies;
+a quick double-tap discard flies too), the result panels, the rules page's way back, labels that
+say what they do, and the phone layouts (card sizes, a top bar that fits at 320 px)."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from conftest import guard_context, watch_errors
+from test_table import button, settle, ui
+
+SEED = "TEST-0001"
+PHONE = (390, 844)
+TOUCH_FAST = {"speed": "instant", "level": "easy", "sort": "melds"}
+TOUCH_MOVING = {"speed": "normal", "level": "easy", "sort": "melds"}
+
+
+# --- a touch phone: real touch events through CDP ----------------------------------------------
+
+
+@pytest.fixture
+def phone(browser):
+    """A page in a touch, mobile context at 390×844 (errors fail the test, as with `page`)."""
+    ctx = guard_context(
+        browser.new_context(locale="es-ES", viewport={"width": PHONE[0], "height": PHONE[1]}, has_touch=True, is_mobile=True)
+    )
+    pg = watch_errors(ctx.new_page())
+    pg.cdp = ctx.new_cdp_session(pg)
+    yield pg
+    errors = list(pg.errors)
+    foreign = list(ctx.foreign)
+    ctx.close()
+    assert not errors, "\n".join(errors)
+    assert not foreign, f"requests to other hosts: {foreign}"
+
+
+def touch(page, kind, x=None, y=None):
+    points = [] if kind == "touchEnd" else [{"x": x, "y": y, "id": 1}]
+    page.cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+
+def tap(page, x, y):
+    touch(page, "touchStart", x, y)
+    touch(page, "touchEnd")
+
+
+def centre(page, selector):
+    box = page.locator(selector).bounding_box()
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def tap_on(page, selector):
+    tap(page, *centre(page, selector))
+
+
+def touch_drag(page, start, end, steps=10):
+    (x0, y0), (x1, y1) = start, end
+    touch(page, "touchStart", x0, y0)
+    for i in range(1, steps + 1):
+        touch(page, "touchMove", x0 + (x1 - x0) * i / steps, y0 + (y1 - y0) * i / steps)
+        page.wait_for_timeout(16)
+    touch(page, "touchEnd")
+
+
+def open_phone(page, open_app, settings=TOUCH_FAST, seed=SEED):
+    page.emulate_media(reduced_motion="no-preference")
+    open_app(page, hash=f"#seed={seed}", settings=settings)
+    return settle(page)
+
+
+def to_draw_by_touch(page, view):
+    if view["phase"].startswith("upcard"):
+        tap_on(page, '.actions [data-intent="pass"]')
+        view = settle(page)
+    assert view["phase"] == "draw", view["phase"]
+    return view
+
+
+def strip_of(page, card):
+    """A point on the visible strip of a hand card (its left edge)."""
+    box = page.locator(f'.hand [data-card="{card}"]').bounding_box()
+    return box["x"] + 10, box["y"] + box["height"] / 2
+
+
+def discardable(view):
+    return next(a["card"] for a in view["legal"] if a["type"] == "discard")
+
+
+def test_a_touch_drag_never_swallows_the_next_tap(phone, open_app):
+    page = phone
+    view = to_draw_by_touch(page, open_phone(page, open_app))
+    for turn in range(3):
+        tap_on(page, ".pile.stock")
+        view = settle(page)
+        assert view["phase"] == "discard", (turn, view["phase"])  # one tap drew
+        card = discardable(view)
+        pile = centre(page, ".pile.discard-pile .pile-cards")
+        if turn == 1:
+            # A drag that misses the pile changes nothing, and swallows nothing either.
+            x, y = strip_of(page, card)
+            touch_drag(page, (x, y), (x + 20, y - 120))
+            assert settle(page)["phase"] == "discard"
+            tap_on(page, ".topbar .hint-btn")  # one tap on Pista answers
+            page.wait_for_function("() => window.ginApp.ui.message && window.ginApp.ui.message.kind === 'hint'")
+        touch_drag(page, strip_of(page, card), pile)
+        view = settle(page)
+        if view["over"] or ui(page)["panel"]:
+            break
+        assert card not in view["hand"] and view["phase"] == "draw", (turn, view["phase"])
+
+
+# --- pacing: the computer waits for the animation in front of it, and for a closed menu --------
+
+# Records, from the page's first script on, when each animation of the motion layer ends
+# (its start plus its computed end time) and when the computer's move line first changes.
+# A flight of the motion layer: a script animation (not a CSS transition or animation) that is
+# not drag.js's "held" card.
+FLIGHT = "(a) => !(a instanceof CSSTransition) && !(a instanceof CSSAnimation) && a.id !== 'held'"
+
+PACE_PROBE = """
+const flight = FLIGHT_JS;
+window.__pace = { ends: [], moves: [] };
+const seen = new WeakSet();
+function note() {
+  const line = document.querySelector('.opp-last');
+  const text = line ? line.textContent.trim() : '';
+  const last = window.__pace.moves.at(-1);
+  if (text && (!last || last.text !== text)) window.__pace.moves.push({ text, at: performance.now() });
+}
+function look() {
+  for (const a of document.getAnimations()) {
+    if (!flight(a) || seen.has(a) || a.startTime === null) continue;
+    seen.add(a);
+    window.__pace.ends.push(a.startTime + a.effect.getComputedTiming().endTime);
+  }
+  note();
+  requestAnimationFrame(look);
+}
+requestAnimationFrame(look);
+new MutationObserver(note).observe(document, { subtree: true, childList: true, characterData: true });
+""".replace("FLIGHT_JS", FLIGHT)
+
+
+def test_the_computer_moves_after_the_deal_has_landed(page, open_app):
+    """TEST-0002: the player deals, so the computer decides on the upcard first."""
+    page.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
+    page.emulate_media(reduced_motion="no-preference")
+    page.add_init_script(PACE_PROBE)
+    open_app(page, hash="#seed=TEST-0002", settings=TOUCH_MOVING)
+    page.wait_for_function("() => window.__pace.moves.length > 0", timeout=15_000)
+    pace = page.evaluate("window.__pace")
+    deal_end = max(pace["ends"])
+    first = pace["moves"][0]["at"]
+    assert len(pace["ends"]) >= 21, pace["ends"]  # twenty cards and the upcard
+    assert first >= deal_end, (first, deal_end)
+    # ... and not much later: the pause of the normal speed is 450 ms.
+    assert first - deal_end < 1200, (first, deal_end)
+
+
+def test_an_open_menu_holds_the_computer_until_it_closes(page, open_app):
+    page.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
+    page.emulate_media(reduced_motion="no-preference")
+    open_app(page, hash=f"#seed={SEED}", settings=TOUCH_MOVING)
+    view = settle(page)
+    if view["phase"].startswith("upcard"):
+        button(page, "Pasar").click()
+        view = settle(page)
+    button(page, "Mazo").click()
+    view = settle(page)
+    card = discardable(view)
+    actions = len(page.evaluate("window.ginApp.save.actions"))
+    page.locator(f'.hand [data-card="{card}"]').dblclick(position={"x": 8, "y": 20})
+    button(page, "Menú").click()
+    page.wait_for_timeout(2500)  # longer than the flight and the pause together
+    held = page.evaluate("window.ginApp.view")
+    assert held["to_act"] == 1 and card in held["discard"]
+    assert len(page.evaluate("window.ginApp.save.actions")) == actions + 1  # only the discard
+    assert page.locator(".opp-last").inner_text().strip() == ""
+    closed = page.evaluate("performance.now()")
+    button(page, "Volver a la mesa").click()
+    view = settle(page)
+    assert view["to_act"] == 0 and len(page.evaluate("window.ginApp.save.actions")) >= actions + 3
+    assert page.locator(".opp-last").inner_text().strip().startswith("El rival")
+    assert page.evaluate("performance.now()") - closed >= 400  # it took its pause after the menu closed
+
+
+def test_wait_for_the_computer_is_cleared_when_it_no_longer_holds(page, open_app):
+    page.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
+    page.emulate_media(reduced_motion="no-preference")
+    open_app(page, hash=f"#seed={SEED}", settings={**TOUCH_MOVING, "speed": "slow"})
+    view = settle(page)
+    if view["phase"].startswith("upcard"):
+        button(page, "Pasar").click()
+        view = settle(page)
+    button(page, "Mazo").click()
+    view = settle(page)
+    page.locator(f'.hand [data-card="{discardable(view)}"]').dblclick(position={"x": 8, "y": 20})
+    button(page, "Mazo").click()  # during the computer's turn
+    assert page.locator('.messages [data-message="not_your_turn"]').is_visible()
+    settle(page)
+    assert page.locator('.messages [data-message="not_your_turn"]').count() == 0
+    assert ui(page)["message"] is None
+    assert page.locator(".messages .prompt").inner_text() == "Roba: toca el mazo o el descarte."
+
+
+# --- motion that tells the truth ------------------------------------------------------------------
+
+
+def test_a_card_in_flight_is_no_target(phone, open_app):
+    """At a deal's start the player's cards fly over the stock: a tap there reaches the stock."""
+    page = phone
+    page.emulate_media(reduced_motion="no-preference")
+    page.add_init_script(PACE_PROBE)
+    open_app(page, hash=f"#seed={SEED}", settings=TOUCH_MOVING)
+    x, y = centre(page, ".pile.stock .pile-cards")
+    flying = running_flights(page)
+    hit = page.evaluate("([x, y]) => document.elementFromPoint(x, y).closest('.pile.stock, .hand-card')?.className", [x, y])
+    assert flying > 10, flying  # the deal is on its way
+    assert "stock" in hit, f"a card in flight took the tap: {hit}"
+    tap(page, x, y)
+    page.wait_for_timeout(100)
+    assert ui(page)["selected"] is None
+
+
+def running_flights(page):
+    return page.evaluate(f"() => document.getAnimations().filter({FLIGHT}).filter(a => a.playState === 'running').length")
+
+
+def moving_cards(page, selector):
+    return page.evaluate(
+        f"""(s) => [...document.querySelectorAll(s)].filter(e =>
+               e.getAnimations().filter({FLIGHT}).some(a => a.playState === 'running' || a.playState === 'pending'))
+               .map(e => e.dataset.card || e.dataset.face)""",
+        selector,
+    )
+
+
+def test_a_quick_double_tap_discard_flies(phone, open_app):
+    page = phone
+    view = to_draw_by_touch(page, open_phone(page, open_app, settings=TOUCH_MOVING))
+    tap_on(page, ".pile.stock")
+    view = settle(page)
+    page.wait_for_function(f"() => !document.getAnimations().filter({FLIGHT}).some(a => a.playState === 'running')")
+    card = discardable(view)
+    x, y = strip_of(page, card)
+    tap(page, x, y)
+    page.wait_for_timeout(80)
+    tap(page, x, y)
+    page.wait_for_function("(c) => document.querySelector('.discard-pile .card.top')?.dataset.face === c", arg=card)
+    assert card in moving_cards(page, ".discard-pile .card.top"), "the discard did not travel"
+
+
+@pytest.fixture(scope="module")
+def pile_draw_save():
+    """A match saved just after the player's discard, where the computer (easy) now draws
+    from a pile of three or more cards."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parent / "saves"))
+    import gin.ai
+    import make_saves
+
+    for i in range(1, 300):
+        match = make_saves.new(f"PILE-{i:04d}", "traditional")
+        while not match.results:
+            view = match.view(match.to_act)
+            if match.to_act == 1 and view["phase"] == "draw" and len(view["discard"]) >= 3:
+                action = gin.ai.choose(view, make_saves.LEVEL)
+                if action["type"] == "draw" and action.get("from") == "discard":
+                    return match.to_save()
+            make_saves.step(match, make_saves.never_knock)
+    raise LookupError("no pile draw")
+
+
+def test_the_computer_drawing_from_the_pile_moves_only_that_card(page, open_app, context, pile_draw_save):
+    from test_table_more import MATCH_KEY, put_in_storage
+
+    save = pile_draw_save
+    put_in_storage(context, {MATCH_KEY: save})
+    page.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
+    page.emulate_media(reduced_motion="no-preference")
+    page.add_init_script(
+        """window.__flights = [];
+        const original = Element.prototype.animate;
+        Element.prototype.animate = function (frames, options) {
+          const a = original.call(this, frames, options);
+          if (!(options && options.id === 'held')) window.__flights.push({
+            card: this.dataset.card || this.dataset.face || null, where: this.closest('.discard-pile') ? 'pile'
+              : this.closest('.opp-known') ? 'known' : this.closest('.hand') ? 'hand' : 'other',
+            classes: this.className, at: performance.now() });
+          return a;
+        };"""
+    )
+    open_app(page, hash=f"#seed={save['seed']}", settings=TOUCH_MOVING)
+    before = page.evaluate("window.ginApp.view")
+    assert before["to_act"] == 1 and before["phase"] == "draw"
+    top = before["discard"][-1]
+    page.evaluate("window.__flights = []")
+    page.wait_for_function("(n) => window.ginApp.view.discard.length < n", arg=len(before["discard"]))
+    page.wait_for_timeout(50)
+    flights = page.evaluate("window.__flights")
+    after = page.evaluate("window.ginApp.view")
+    assert top in after["opponent"]["known"], after["opponent"]
+    assert [f for f in flights if f["where"] == "known"] and all(f["card"] == top for f in flights if f["where"] == "known")
+    # The pile's new top was already there, under; nothing flies onto the pile.
+    assert not [f for f in flights if f["where"] == "pile"], flights
+
+
+# --- the result panels, the rules page's way back ------------------------------------------------
+
+
+def open_finished(page, open_app, context, size=PHONE):
+    from test_table_more import MATCH_KEY, put_in_storage, saved
+
+    save = saved("over-OVER-0001.json")
+    put_in_storage(context, {MATCH_KEY: save})
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    page.emulate_media(reduced_motion="reduce")
+    open_app(page, hash=f"#seed={save['seed']}", settings={"speed": "instant", "level": "easy"})
+    settle(page)
+    page.locator(".panel.match").wait_for()
+    return save
+
+
+def test_the_match_result_closes_to_the_table_and_the_menu(page, open_app, context):
+    open_finished(page, open_app, context)
+    # Escape closes it: the table is there to look at, and the menu answers.
+    page.keyboard.press("Escape")
+    assert page.locator(".panel.match").count() == 0 and ui(page)["panel"] is None
+    assert page.locator(".page").get_attribute("inert") is None
+    assert page.locator(".messages .prompt").inner_text() == "Partida terminada."
+    again = button(page, "Ver el resultado")
+    assert again.is_visible() and page.evaluate("document.activeElement.textContent") == "Ver el resultado"
+    again.click()
+    assert page.locator(".panel.match").is_visible()
+    # The close button does the same.
+    button(page, "Ver la mesa").click()
+    assert page.locator(".panel.match").count() == 0
+    button(page, "Menú").click()
+    button(page, "Estadísticas").click()
+    page.get_by_role("dialog", name="Estadísticas").wait_for()
+    # The only match kept is a loss: its line says so (not "Mejor partida").
+    assert page.locator('.stat[data-stat="best_match"] dt').inner_text() == "Derrota más ajustada"
+    page.keyboard.press("Escape")
+    button(page, "Partidas").click()
+    page.get_by_role("dialog", name="Partidas").wait_for()
+    page.keyboard.press("Escape")
+    button(page, "Volver a la mesa").click()
+    assert page.locator(".panel.match").count() == 0 and button(page, "Ver el resultado").is_visible()
+
+
+def test_back_to_the_table_from_the_rules_page(page, open_app):
+    page.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
+    page.emulate_media(reduced_motion="reduce")
+    open_app(page, hash=f"#seed={SEED}", settings=TOUCH_FAST)
+    settle(page)
+    button(page, "Menú").click()
+    button(page, "Cómo se juega").click()
+    button(page, "Volver a la mesa").click()
+    assert ui(page)["panel"] is None and not ui(page)["menuOpen"]
+    assert page.locator(".page").get_attribute("inert") is None and button(page, "Mazo").is_visible()
+    # One step back instead: "Volver al menú", and Escape.
+    button(page, "Menú").click()
+    button(page, "Cómo se juega").click()
+    button(page, "Volver al menú").click()
+    assert ui(page)["menuOpen"] and ui(page)["panel"] is None
+    button(page, "Cómo se juega").click()
+    page.keyboard.press("Escape")
+    assert ui(page)["menuOpen"] and ui(page)["panel"] is None
+
+
+# --- the viewer: presses during Difícil's review all count ----------------------------------------
+
+
+def test_presses_during_the_review_all_count(page, open_app, context):
+    open_finished(page, open_app, context, size=(1280, 800))
+    button(page, "Ver repetición").click()
+    viewer = page.locator(".panel.viewer")
+    page.wait_for_function("() => document.querySelector('.panel.viewer')?.dataset.step === '0'")
+    page.wait_for_function("() => document.querySelector('.panel.viewer .review-status')", timeout=30_000)
+    status = "() => document.querySelector('.panel.viewer .review-status')?.textContent || 'done'"
+    presses = spanning = 0
+    while page.evaluate(f"({status})()") != "done" and presses < 30:
+        before = page.evaluate(f"({status})()")
+        box = viewer.locator('[data-key="forward"]').bounding_box()
+        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        page.mouse.down()
+        try:  # held across one update of the review's progress (at most a second and a half)
+            page.wait_for_function(f"(s) => ({status})() !== s", arg=before, timeout=1500)
+            spanning += 1
+        except Exception:
+            pass
+        page.mouse.up()
+        presses += 1
+    assert spanning >= 1, "the review ended before a press could span one of its updates"
+    page.wait_for_function("() => document.querySelector('.panel.viewer').dataset.reviewed === 'true'", timeout=60_000)
+    assert viewer.get_attribute("data-step") == str(presses), (presses, spanning)
+
+
+# --- labels that say what they do ----------------------------------------------------------------
+
+
+def test_labels_say_what_they_do(page, open_app):
+    page.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
+    page.emulate_media(reduced_motion="reduce")
+    open_app(page, hash=f"#seed={SEED}", settings=TOUCH_FAST)
+    view = settle(page)
+    assert view["phase"].startswith("upcard")
+    upcard = view["discard"][-1]
+    button(page, "Tomar").click()
+    view = settle(page)
+    # The ✕ on the card just taken from the pile leaves its rank readable.
+    card = page.locator(f'.hand [data-card="{upcard}"]')
+    badge = card.locator(".taken-badge").bounding_box()
+    rank = card.locator(".corner.tl .rank").bounding_box()
+    overlap = not (badge["x"] >= rank["x"] + rank["width"] or badge["x"] + badge["width"] <= rank["x"]
+                   or badge["y"] >= rank["y"] + rank["height"] or badge["y"] + badge["height"] <= rank["y"])
+    assert not overlap, (badge, rank)
+    card_now = card.bounding_box()
+    assert badge["x"] >= card_now["x"] and badge["x"] + badge["width"] <= card_now["x"] + 28 + 1
+    # "Descartar" only when there is something to discard.
+    assert button(page, "Descartar").count() == 1
+    page.locator(f'.hand [data-card="{discardable(view)}"]').dblclick(position={"x": 8, "y": 20})
+    view = settle(page)
+    assert view["phase"] == "draw" and button(page, "Descartar").count() == 0
+    assert page.locator(".actions .btn").count() == 0
+
+
+def test_english_keys_are_english_letters(page, open_app):
+    page.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
+    page.emulate_media(reduced_motion="reduce")
+    open_app(page, hash=f"#seed={SEED}", settings={**TOUCH_FAST, "lang": "en"})
+    view = settle(page)
+    keys = {b: button(page, b).get_attribute("aria-keyshortcuts") for b in ("Stock", "Discard pile", "Hint", "Take", "Pass")}
+    assert keys == {"Stock": "S", "Discard pile": "P", "Hint": "H", "Take": "T", "Pass": "X"}
+    page.keyboard.press("x")  # pass
+    view = settle(page)
+    assert view["phase"] == "draw"
+    page.keyboard.press("s")  # the stock
+    view = settle(page)
+    assert view["phase"] == "discard" and len(view["hand"]) == 11
+    # Spanish keeps its letters.
+    button(page, "Menu").click()
+    page.select_option("#menu-lang", "es")
+    button(page, "Volver a la mesa").click()
+    assert button(page, "Mazo").get_attribute("aria-keyshortcuts") == "M"
+    assert button(page, "Descarte").get_attribute("aria-keyshortcuts") == "D"
+
+
+# --- the phone layouts --------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def high_scores_save():
+    """A custom match to 250 saved at the player's draw with both scores at 100 or more."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parent / "saves"))
+    import gin
+    import make_saves
+    from gin.rules import Rules
+
+    for i in range(1, 50):
+        match = gin.Match.new(seed=f"HIGH-{i:04d}", rules=Rules.profile("custom", target=250))
+        match.meta["level"] = make_saves.LEVEL
+        while not match.over:
+            view = match.view(0)
+            if match.to_act == 0 and view["phase"] == "draw" and min(view["scores"]) >= 100:
+                return match.to_save()
+            make_saves.step(match, make_saves.least_deadwood)
+    raise LookupError("no match with two three-digit scores")
+
+
+def boxes(page, selector):
+    return page.locator(selector).evaluate_all(
+        "els => els.map(e => { const r = e.getBoundingClientRect(); return {name: e.className, l: r.left, t: r.top, r: r.right, b: r.bottom}; })"
+    )
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+@pytest.mark.parametrize("width", [320, 360, 390])
+def test_the_top_bar_fits_with_three_digit_scores(page, open_app, context, high_scores_save, lang, width):
+    from test_table_more import MATCH_KEY, put_in_storage
+
+    put_in_storage(context, {MATCH_KEY: high_scores_save})
+    page.set_viewport_size({"width": width, "height": 700})
+    page.emulate_media(reduced_motion="reduce")
+    open_app(page, hash=f"#seed={high_scores_save['seed']}", settings={**TOUCH_FAST, "lang": lang})
+    view = settle(page)
+    assert min(view["scores"]) >= 100
+    parts = boxes(page, ".topbar > .btn, .topbar .score, .topbar .match-info")
+    assert len(parts) == 6, parts
+    for p in parts:
+        assert p["l"] >= 0 and p["r"] <= width, p
+    for i, a in enumerate(parts):
+        for b in parts[i + 1:]:
+            apart = a["r"] <= b["l"] + 0.5 or b["r"] <= a["l"] + 0.5 or a["b"] <= b["t"] + 0.5 or b["b"] <= a["t"] + 0.5
+            assert apart, (width, lang, a, b)
+    # Each score shows whole: its label and its three digits.
+    for score in page.locator(".topbar .score").all():
+        assert score.evaluate("e => e.scrollWidth <= e.clientWidth + 1")
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= width
+
+
+HAND_SIZES = {(390, 844): 72, (360, 740): 64}
+
+
+@pytest.mark.parametrize("size", [(390, 844), (360, 740), (844, 390), (740, 360)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_phone_layout_uses_the_screen(page, open_app, size):
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    page.emulate_media(reduced_motion="reduce")
+    open_app(page, hash=f"#seed={SEED}", settings=TOUCH_FAST)
+    view = settle(page)
+    if view["phase"].startswith("upcard"):
+        button(page, "Pasar").click()
+        settle(page)
+    button(page, "Mazo").click()
+    view = settle(page)
+    assert len(view["hand"]) == 11
+    cards = boxes(page, ".hand .hand-card")
+    width = cards[0]["r"] - cards[0]["l"]
+    assert len({round(c["t"]) for c in cards}) == 1  # one row
+    strips = [b["l"] - a["l"] for a, b in zip(cards, cards[1:])]
+    assert min(strips) >= 28, strips
+    assert cards[0]["l"] >= 0 and cards[-1]["r"] <= size[0]
+    assert page.evaluate("document.scrollingElement.scrollHeight") <= size[1]
+    if size in HAND_SIZES:
+        assert width >= HAND_SIZES[size], (size, width)
+        # The free felt goes to the piles and the computer's hand.
+        pile = boxes(page, ".pile.stock .pile-cards")[0]
+        backs = boxes(page, ".opp-backs")[0]
+        assert pile["r"] - pile["l"] >= 80 and backs["r"] - backs["l"] >= 0.5 * size[0], (pile, backs)
+    else:
+        # Landscape: the hand spreads over the width.
+        assert cards[-1]["r"] - cards[0]["l"] >= 0.85 * size[0], (size, cards[0], cards[-1])
+        assert width >= 60, width
+
+
+# --- the deal result: layoffs marked once, in the meld they joined ---------------------------------
+
+
+@pytest.fixture(scope="module")
+def layoff_save():
+    """A match saved just before the computer's knock, after which the player lays off."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parent / "saves"))
+    import make_saves
+
+    def human(view):
+        return make_saves.least_deadwood(view, knock=False)
+
+    for i in range(1, 300):
+        match = make_saves.new(f"LAID-{i:04d}", "traditional")
+        before = None
+        while not match.results:
+            before = match.to_save() if match.to_act == 1 else before
+            make_saves.step(match, human)
+        result = match.results[-1]
+        last = match.view(0)["history"][-1]
+        if last["knocker"] == 1 and last["layoffs"] and last["kind"] == "knock" and before:
+            return before, last
+    raise LookupError("no layoff")
+
+
+def test_layoffs_are_marked_once_in_the_meld_they_joined(page, open_app, context, layoff_save):
+    from test_table_more import MATCH_KEY, put_in_storage
+
+    save, result = layoff_save
+    put_in_storage(context, {MATCH_KEY: save})
+    page.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
+    page.emulate_media(reduced_motion="reduce")
+    open_app(page, hash=f"#seed={save['seed']}", settings=TOUCH_FAST)
+    settle(page)
+    panel = page.locator(".panel.deal")
+    panel.wait_for()
+    laid = [lay["card"] for lay in result["layoffs"]]
+    for card in laid:
+        shown = panel.locator(f'[data-face="{card}"]')
+        assert shown.count() == 1, card  # once
+        node = panel.locator(f'.hand-summary.seat-1 .meld-row .card.laid[data-face="{card}"]')
+        assert node.count() == 1, card  # in the knocker's meld
+        assert node.get_attribute("aria-label").endswith(", añadida")
+        ring = node.evaluate("e => getComputedStyle(e).boxShadow")
+        assert "rgb(184, 82, 0)" in ring, ring  # the layoff ring is not covered by the mini card's shadow
+        assert node.evaluate("e => getComputedStyle(e, '::after').content") == '"+"'
+    names = panel.locator(".hand-summary.seat-0 .laid-names")
+    assert names.get_attribute("data-cards") == " ".join(laid)
+
+
+# --- contrast and the rest of WCAG AA: axe-core on every screen ---------------------------------
+
+
+def test_the_table_and_its_dialogs_pass_axe(page, open_app):
+    from conftest import assert_accessible
+
+    page.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
+    page.emulate_media(reduced_motion="reduce")
+    open_app(page, hash=f"#seed={SEED}", settings=TOUCH_FAST)
+    view = settle(page)
+    assert_accessible(page, "table, upcard decision")
+    button(page, "Pasar").click()
+    settle(page)
+    button(page, "Mazo").click()
+    view = settle(page)
+    page.locator(f'.hand [data-card="{discardable(view)}"]').click(position={"x": 8, "y": 20})
+    assert_accessible(page, "table, a card picked")
+    button(page, "Pista").click()
+    settle(page)
+    assert_accessible(page, "table, a hint")
+    button(page, "Menú").click()
+    assert_accessible(page, "menu")
+    button(page, "Cómo se juega").click()
+    assert_accessible(page, "rules page")
+    button(page, "Volver al menú").click()
+    button(page, "Nueva partida").click()
+    assert_accessible(page, "new match confirmation")
+    button(page, "Cancelar").click()
+    button(page, "Menú").click()
+    page.select_option("#menu-lang", "en")
+    button(page, "Back to the table").click()
+    assert_accessible(page, "English table")
+
+
+def test_the_result_panels_and_sheets_pass_axe(page, open_app, context, layoff_save):
+    from conftest import assert_accessible
+    from test_table_more import MATCH_KEY, put_in_storage
+
+    save, _ = layoff_save
+    put_in_storage(context, {MATCH_KEY: save})
+    page.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
+    page.emulate_media(reduced_motion="reduce")
+    open_app(page, hash=f"#seed={save['seed']}", settings=TOUCH_FAST)
+    settle(page)
+    page.locator(".panel.deal").wait_for()
+    assert_accessible(page, "deal result with layoffs")
+    button(page, "Siguiente").click()
+    settle(page)
+    assert_accessible(page, "the next deal")
+
+
+def test_the_match_result_stats_and_viewer_pass_axe(page, open_app, context):
+    from conftest import assert_accessible
+
+    open_finished(page, open_app, context)
+    assert_accessible(page, "match result")
+    button(page, "Ver la mesa").click()
+    assert_accessible(page, "finished table")
+    button(page, "Menú").click()
+    button(page, "Estadísticas").click()
+    page.get_by_role("dialog", name="Estadísticas").wait_for()
+    assert_accessible(page, "statistics")
+    page.keyboard.press("Escape")
+    button(page, "Partidas").click()
+    page.get_by_role("dialog", name="Partidas").wait_for()
+    assert_accessible(page, "kept matches")
+    page.get_by_role("dialog", name="Partidas").get_by_role("listitem").nth(0).get_by_role("button").click()
+    page.wait_for_function("() => document.querySelector('.panel.viewer')?.dataset.step === '0'")
+    assert_accessible(page, "viewer")
+    page.wait_for_function("() => document.querySelector('.panel.viewer').dataset.reviewed === 'true'", timeout=60_000)
+    assert_accessible(page, "viewer, reviewed")
+
+
+def test_the_knock_panel_passes_axe(page, open_app, context):
+    from conftest import assert_accessible
+    from test_table_more import MATCH_KEY, put_in_storage, saved
+
+    put_in_storage(context, {MATCH_KEY: saved("big-gin-BIGG-0009.json")})
+    page.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
+    page.emulate_media(reduced_motion="reduce")
+    open_app(page, hash="#seed=BIGG-0009", settings=TOUCH_FAST)
+    settle(page)
+    button(page, "Gin").click()
+    assert_accessible(page, "knock panel")
+    page.get_by_role("dialog").get_by_role("button", name="2 de tréboles").click()
+    assert_accessible(page, "knock panel, an edit that loses the gin")
+
+
+def test_the_boot_and_error_screens_pass_axe(context, page, server):
+    from conftest import assert_accessible
+
+    page.expect_errors = True  # the refused wasm is logged
+    page.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
+    held = []
+    context.route("**/pyodide.asm.wasm", lambda route: held.append(route))
+    page.goto(server.url)
+    page.wait_for_selector("#app[data-boot]:not([data-boot=start])", timeout=30_000)
+    assert_accessible(page, "boot screen")
+    for route in held:
+        route.fulfill(status=404, body="gone")
+    context.unroute("**/pyodide.asm.wasm")
+    context.route("**/pyodide.asm.wasm", lambda route: route.fulfill(status=404, body="gone"))
+    page.wait_for_selector("#app[data-boot=failed]", timeout=60_000)
+    assert_accessible(page, "error screen")
