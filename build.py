@@ -231,7 +231,11 @@ def gin_wheel_bytes(sources: dict[str, bytes], pycs: dict[str, bytes]) -> tuple[
     with zipfile.ZipFile(buf, "w") as zf:
         for arcname, data in files:
             _zip_write(zf, arcname, data)
-    return f"{name}-{version}-py3-none-any.whl", buf.getvalue()
+    data = buf.getvalue()
+    # A name per build: the wheel's build tag (PEP 427: it starts with a
+    # digit) is its content hash, so no cache can hand one build's wheel to
+    # another's worker.
+    return f"{name}-{version}-0{hashlib.sha256(data).hexdigest()[:12]}-py3-none-any.whl", data
 
 
 # ----------------------------------------------------------- Pyodide under Node
@@ -474,7 +478,7 @@ def memory_snapshot(pyodide: Path, stdlib: bytes, micropip: Path, gin_name: str,
     key = _key(
         "snapshot", TOOL_VERSION, PYODIDE_TOOL, SNAPSHOT_HASHSEED,
         sha256_file(pyodide / "pyodide.asm.wasm"), sha256_file(pyodide / "pyodide.asm.mjs"),
-        sri(stdlib), sha256_file(micropip), sri(gin_bytes),
+        sri(stdlib), sha256_file(micropip), gin_name, sri(gin_bytes),
     )[:24]
     folder = CACHE / "snapshot"
     gz_path = folder / f"{key}.bin.gz"
@@ -564,11 +568,15 @@ def build() -> dict:
     outputs.update(app_icons())
     outputs.update(card_font())
     snap_key, snap_raw, snap_packed = memory_snapshot(pyodide, stdlib, micropip, gin_name, gin_bytes)
-    # The snapshot is not precached with the rest: the service worker fetches
-    # it in the background once the build is installed, and a first visit
-    # never waits for it. Its name changes with everything it was made from.
+    # The snapshot is not precached with the rest: a first visit's worker
+    # fetches it beside the wasm and boots from it, and the service worker
+    # keeps it decoded (from what the page fetched, or fetched in the
+    # background). Its name changes with everything it was made from.
     snapshot = {
         "url": f"snapshot/{snap_key}.bin.gz",
+        # Where Cache Storage keeps it decoded (never served): a repeat visit
+        # reads it as the engine needs it, with no gunzip on its way.
+        "raw_url": f"snapshot/{snap_key}.bin",
         "integrity": sri(snap_packed),
         "raw_integrity": sri(snap_raw),
         "size": len(snap_packed),
@@ -599,7 +607,10 @@ def build() -> dict:
 
     files = {rel: sri(data) for rel, data in sorted(outputs.items())}
     version = hashlib.sha256(json.dumps([files, snapshot], sort_keys=True).encode()).hexdigest()[:16]
-    sw_snapshot = {"path": snapshot["url"], "integrity": snapshot["integrity"], "raw_integrity": snapshot["raw_integrity"]}
+    sw_snapshot = {
+        "path": snapshot["url"], "raw_path": snapshot["raw_url"],
+        "integrity": snapshot["integrity"], "raw_integrity": snapshot["raw_integrity"], "raw_size": snapshot["raw_size"],
+    }
     sw_manifest = {"version": version, "files": files, "snapshot": sw_snapshot}
     outputs["sw.js"] = sw_source.replace(MANIFEST_TOKEN, json.dumps(sw_manifest)).encode()
     # What a host should send gzip-compressed: precompressed siblings (.gz),

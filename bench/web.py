@@ -18,7 +18,8 @@ ratio of the gin median to the bare median of the same kind. Bytes are counted
 at the server (bodies as sent, compressed): before the page was playable, and
 in all (gin: the service worker's precache and snapshot included).
 
-A second part compares gin's normal boot (first visits) with the compiled
+A second part compares gin's normal boot (first visits, the snapshot's
+request refused) with the compiled
 bytecode (python_stdlib.pyc.zip, gin's .pyc) against a build without it
 (GIN_BYTECODE=0), to show what the compiled files save.
 
@@ -36,13 +37,23 @@ It also times an extra engine's boot from the cached snapshot and the memory
 the extra workers add (proportional set size of the browser's renderer
 processes, peak while three engines review against the page at rest).
 
-Run with `python3 build.py bench`. BENCH_ROUNDS sets the rounds (default 5);
-BENCH_BYTECODE=0 skips the second part; BENCH_REVIEW_ROUNDS the third's
-rounds (default 3; 0 skips it).
+The same rounds are then run on a phone-class CPU (bench/throttle.py: the
+browser's processes, page and worker alike, in a CPU cgroup with a quarter of
+one core), first visit and repeat only, beside the unthrottled figures. For
+each kind of visit of gin the page's own timings (ms since the worker started:
+loader, wasm, snapshot_read, runtime, installer, engine; page_*: ms since
+navigation) show where the time goes.
+
+Run with `python3 build.py bench`. BENCH_ROUNDS sets the rounds (default 7);
+BENCH_THROTTLED_ROUNDS the throttled ones (default BENCH_ROUNDS; 0 skips
+them); BENCH_BYTECODE=0 skips the second part; BENCH_REVIEW_ROUNDS the
+third's rounds (default 3; 0 skips it); BENCH_DIST benches another build's
+dist/ (an older commit's, for before/after figures).
 """
 
 from __future__ import annotations
 
+import gzip
 import importlib.util
 import json
 import os
@@ -57,8 +68,11 @@ from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-DIST = ROOT / "dist"
-ROUNDS = int(os.environ.get("BENCH_ROUNDS", "5"))
+DIST = Path(os.environ.get("BENCH_DIST", ROOT / "dist")).resolve()
+ROUNDS = int(os.environ.get("BENCH_ROUNDS", "7"))
+THROTTLED_ROUNDS = int(os.environ.get("BENCH_THROTTLED_ROUNDS", str(ROUNDS)))
+# In the browser's command line, so bench/throttle.py finds its processes.
+THROTTLE_MARKER = "--gin-bench-browser"
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -159,7 +173,8 @@ def wait_snapshot(page, name: str) -> None:
              for (let i = 0; i < 3000; i++) {
                for (const key of await caches.keys()) {
                  const cache = await caches.open(key);
-                 if ((await cache.keys()).some(r => r.url.endsWith("/snapshot/" + name))) return;
+                 // kept decoded (name without .gz), or as served by an older build
+                 if ((await cache.keys()).some(r => r.url.endsWith("/snapshot/" + name) || r.url.endsWith("/snapshot/" + name.replace(/\.gz$/, "")))) return;
                }
                await new Promise(r => setTimeout(r, 50));
              }
@@ -180,40 +195,54 @@ def visit(context, url: str, ready: str, meter: Meter, page=None):
     return page, value["at"], meter.since(start, time.monotonic()), value
 
 
-def round_of(browser, url: str, meter: Meter, kind: str, snapshot: str) -> dict:
+def round_of(browser, url: str, meter: Meter, kind: str, snapshot: str, short: bool = False) -> dict:
+    """One round of visits of one page; `short`: first visit and repeat only."""
     gin = kind == "gin"
     target = url if gin else url + "bench/bare.html"
     ready = GIN_READY if gin else BARE_READY
-    out: dict = {"paths": {}}
+    out: dict = {"paths": {}, "timings": {}}
+
+    def note(key: str, value: dict) -> None:
+        timings = value.get("timings", {})
+        out["paths"][key] = timings.get("boot", "-")
+        out["timings"][key] = {**timings, "page_ready": value["at"]}
+
     context = browser.new_context()
+    began = time.monotonic()
     try:
         start = time.monotonic()
         page, out["first"], out["first_bytes"], value = visit(context, target, ready, meter)
-        out["paths"]["first"] = value.get("timings", {}).get("boot", "-")
+        note("first", value)
         if gin:
             wait_snapshot(page, snapshot)
         time.sleep(0.5)
         out["first_total_bytes"] = meter.since(start)
-        page, out["reload"], _, value = visit(context, target, ready, meter, page)
-        out["paths"]["reload"] = value.get("timings", {}).get("boot", "-")
+        if not short:
+            page, out["reload"], _, value = visit(context, target, ready, meter, page)
+            note("reload", value)
         for _ in range(REPEATS):
             page.close()
             page, out["repeat"], out["repeat_bytes"], value = visit(context, target, ready, meter)
-        out["paths"]["repeat"] = value.get("timings", {}).get("boot", "-")
-        if gin:
+        note("repeat", value)
+        if gin and not short:
             page.close()
             context.set_offline(True)
             page, out["offline"], _, value = visit(context, target, ready, meter)
-            out["paths"]["offline"] = value.get("timings", {}).get("boot", "-")
+            note("offline", value)
     finally:
         context.close()
+    print(f"  [{kind}{' short' if short else ''} round: first {out['first']:.0f} ms, repeat {out.get('repeat', 0):.0f} ms, "
+          f"{time.monotonic() - began:.0f} s]", file=sys.stderr, flush=True)
     return out
 
 
 def first_visit(browser, url: str) -> tuple[float, str]:
+    """A first visit that boots the normal way (the snapshot's request
+    refused), to time what the compiled bytecode saves there."""
     context = browser.new_context()
     try:
         page = context.new_page()
+        context.route("**/snapshot/**", lambda route: route.abort())
         page.goto(url)
         value = wait_value(page, GIN_READY)
         return value["at"], value["timings"].get("boot", "-")
@@ -653,6 +682,116 @@ def spread(values: list[float]) -> str:
     return f"{statistics.median(values):7.0f}  [{min(values):.0f}-{max(values):.0f}]"
 
 
+def verdict(ok: bool) -> str:
+    return "ok" if ok else "MISSED"
+
+
+def throttle_module():
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import throttle
+
+    return throttle
+
+
+def throttled_rounds(pw, chromium: str, url: str, meter: Meter, snapshot: str, into: dict[str, list[dict]]) -> None:
+    """First visits and repeats, alternating, in a browser whose processes
+    share a quarter of one core (bench/throttle.py)."""
+    if THROTTLED_ROUNDS <= 0:
+        return
+    throttle = throttle_module().Throttle.start()
+    if throttle is None:
+        return
+    browser = pw.chromium.launch(executable_path=chromium, args=[*CHROMIUM_ARGS, THROTTLE_MARKER])
+    try:
+        if not throttle.enter(THROTTLE_MARKER):
+            return
+        for i in range(THROTTLED_ROUNDS):
+            for kind in (("bare", "gin") if i % 2 == 0 else ("gin", "bare")):
+                throttle.enter(THROTTLE_MARKER)  # any process started since
+                into[kind].append(round_of(browser, url, meter, kind, snapshot, short=True))
+    finally:
+        browser.close()
+        throttle.stop()
+
+
+# The page's own timings, in the order they happen (worker.js marks them in ms
+# since the worker started; page_* are ms since navigation).
+STAGES = ("page_worker_start", "loader", "wasm", "snapshot_read", "runtime", "installer", "engine", "page_engine_ready", "page_ready")
+
+
+def where_the_time_goes(rounds: list[dict], key: str) -> str:
+    by_path: dict[str, list[dict]] = {}
+    for r in rounds:
+        t = r["timings"].get(key)
+        if t:
+            by_path.setdefault(f"{t.get('boot', '-')}" + (f" from {t['snapshot_source']}" if t.get("snapshot_source") else "")
+                               + (f", fallback {t['snapshot_fallback']}" if t.get("snapshot_fallback") else ""), []).append(t)
+    lines = []
+    for path, ts in sorted(by_path.items(), key=lambda kv: -len(kv[1])):
+        cells = []
+        for stage in STAGES:
+            values = [t[stage] for t in ts if isinstance(t.get(stage), (int, float))]
+            if values:
+                cells.append(f"{stage} {statistics.median(values):.0f}")
+        lines.append(f"    {key:<7} {path} (x{len(ts)}): " + ", ".join(cells))
+    return "\n".join(lines)
+
+
+def report(label: str, results: dict[str, list[dict]], rounds: int, with_reload: bool = False) -> None:
+    bare, gin = results["bare"], results["gin"]
+    print(f"{label}: time to playable, ms since navigation start: median [range] of {rounds} alternating rounds")
+    print(f"  {'visit':<14} {'bare Pyodide':>22} {'gin':>22}   gin/bare   boot paths (gin)")
+    kinds = (("first", "first visit"), ("reload", "first reload"), ("repeat", "repeat (steady)"))
+    for key, name in kinds if with_reload else (kinds[0], kinds[2]):
+        b = [r[key] for r in bare]
+        g = [r[key] for r in gin]
+        ratio = statistics.median(g) / statistics.median(b)
+        paths = dict(Counter(r["paths"][key] for r in gin))
+        print(f"  {name:<14} {spread(b):>22} {spread(g):>22}   {ratio:6.2f}x   {paths}")
+    if with_reload:
+        off = [r["offline"] for r in gin]
+        print(f"  {'offline':<14} {'':>22} {spread(off):>22}            {dict(Counter(r['paths']['offline'] for r in gin))}")
+    first_ratio = statistics.median(r["first"] for r in gin) / statistics.median(r["first"] for r in bare)
+    repeat_ratio = statistics.median(r["repeat"] for r in gin) / statistics.median(r["repeat"] for r in bare)
+    print(f"  repeat visit: {repeat_ratio:.2f}x bare repeat, target <= {TARGET_REPEAT}  {verdict(repeat_ratio <= TARGET_REPEAT)}")
+    print(f"  first visit : {first_ratio:.2f}x bare first, target <= {TARGET_FIRST}  {verdict(first_ratio <= TARGET_FIRST)}")
+    if with_reload:
+        offline_paths = {r["paths"]["offline"] for r in gin}
+        print(f"  offline visits boot from the snapshot: {verdict(offline_paths == {'snapshot'})} {sorted(offline_paths)}")
+    print("  where gin's time goes (the page's own timings, medians per boot path):")
+    for key, _ in kinds if with_reload else (kinds[0], kinds[2]):
+        print(where_the_time_goes(gin, key))
+    print("  bytes sent by the server (bodies as on the wire: gzip where the build has a .gz sibling, zip/whl/snapshot as they are), median:")
+    bb = statistics.median(r["first_bytes"] for r in bare)
+    gb = statistics.median(r["first_bytes"] for r in gin)
+    print(f"    first visit, before playable: bare {bb / 1e6:6.2f} MB   gin {gb / 1e6:6.2f} MB   "
+          f"(+{(gb - bb) / 1e6:.2f} MB, target <= +{TARGET_EXTRA_BYTES / 1e6:.1f})  {verdict(gb - bb <= TARGET_EXTRA_BYTES)}")
+    bt = statistics.median(r["first_total_bytes"] for r in bare)
+    gt = statistics.median(r["first_total_bytes"] for r in gin)
+    print(f"    first visit, in all         : bare {bt / 1e6:6.2f} MB   gin {gt / 1e6:6.2f} MB   (gin: precache + snapshot)")
+    br = statistics.median(r["repeat_bytes"] for r in bare)
+    gr = statistics.median(r["repeat_bytes"] for r in gin)
+    print(f"    repeat visit                : bare {br / 1e6:6.2f} MB   gin {gr / 1e6:6.2f} MB")
+
+
+def snapshot_encodings(manifest: dict) -> None:
+    """What other encodings would put on the wire for the snapshot (sizes
+    only: gzip is what every engine's DecompressionStream decodes)."""
+    raw = gzip.decompress((DIST / manifest["snapshot"]["url"]).read_bytes())
+    sizes = {"gzip -6 (shipped)": manifest["snapshot"]["size"], "gzip -9": len(gzip.compress(raw, 9, mtime=0))}
+    zstd = shutil.which("zstd")
+    if zstd:
+        for level in ("-19",):
+            sizes[f"zstd {level}"] = len(subprocess.run([zstd, "-q", "-c", level], input=raw, capture_output=True, check=True).stdout)
+    try:
+        import brotli  # not a dependency: measured only where it is installed
+
+        sizes["brotli 11"] = len(brotli.compress(raw, quality=11))
+    except ImportError:
+        pass
+    print("  snapshot on the wire by encoding: " + ", ".join(f"{k} {v / 1e6:.2f} MB" for k, v in sizes.items()))
+
+
 def main() -> int:
     from playwright.sync_api import sync_playwright
 
@@ -668,6 +807,7 @@ def main() -> int:
     snapshot = Path(manifest["snapshot"]["url"]).name
     meter = Meter()
     results: dict[str, list[dict]] = {"bare": [], "gin": []}
+    throttled: dict[str, list[dict]] = {"bare": [], "gin": []}
     plain_results: dict[str, list] = {"compiled": [], "source": []}
     with tempfile.TemporaryDirectory() as tmp:
         site = make_site(build, DIST, Path(tmp) / "site")
@@ -690,6 +830,9 @@ def main() -> int:
                 for i in range(ROUNDS):
                     for kind in (("bare", "gin") if i % 2 == 0 else ("gin", "bare")):
                         results[kind].append(round_of(browser, url, meter, kind, snapshot))
+                browser.close()
+                throttled_rounds(pw, chromium, url, meter, snapshot, throttled)
+                browser = pw.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
                 if plain_url:
                     for i in range(ROUNDS):
                         for kind in (("compiled", "source") if i % 2 == 0 else ("source", "compiled")):
@@ -700,41 +843,15 @@ def main() -> int:
                 srv.shutdown()
                 srv.server_close()
 
-    def verdict(ok: bool) -> str:
-        return "ok" if ok else "MISSED"
-
-    bare, gin = results["bare"], results["gin"]
-    print(f"time to playable, ms since navigation start: median [range] of {ROUNDS} alternating rounds")
-    print(f"  {'visit':<14} {'bare Pyodide':>22} {'gin':>22}   gin/bare   boot paths (gin)")
-    for key, label in (("first", "first visit"), ("reload", "first reload"), ("repeat", "repeat (steady)")):
-        b = [r[key] for r in bare]
-        g = [r[key] for r in gin]
-        ratio = statistics.median(g) / statistics.median(b)
-        paths = dict(Counter(r["paths"][key] for r in gin))
-        print(f"  {label:<14} {spread(b):>22} {spread(g):>22}   {ratio:6.2f}x   {paths}")
-    off = [r["offline"] for r in gin]
-    print(f"  {'offline':<14} {'':>22} {spread(off):>22}            {dict(Counter(r['paths']['offline'] for r in gin))}")
-    first_ratio = statistics.median(r["first"] for r in gin) / statistics.median(r["first"] for r in bare)
-    repeat_ratio = statistics.median(r["repeat"] for r in gin) / statistics.median(r["repeat"] for r in bare)
-    print(f"  repeat visit: {repeat_ratio:.2f}x bare repeat, target <= {TARGET_REPEAT}  {verdict(repeat_ratio <= TARGET_REPEAT)}")
-    print(f"  first visit : {first_ratio:.2f}x bare first, target <= {TARGET_FIRST}  {verdict(first_ratio <= TARGET_FIRST)}")
-    offline_paths = {r["paths"]["offline"] for r in gin}
-    print(f"  offline visits boot from the snapshot: {verdict(offline_paths == {'snapshot'})} {sorted(offline_paths)}")
-
-    print("bytes sent by the server (bodies, as compressed on the wire), median:")
-    bb = statistics.median(r["first_bytes"] for r in bare)
-    gb = statistics.median(r["first_bytes"] for r in gin)
-    print(f"  first visit, before playable: bare {bb / 1e6:6.2f} MB   gin {gb / 1e6:6.2f} MB   "
-          f"(+{(gb - bb) / 1e6:.2f} MB, target <= +{TARGET_EXTRA_BYTES / 1e6:.1f})  {verdict(gb - bb <= TARGET_EXTRA_BYTES)}")
-    bt = statistics.median(r["first_total_bytes"] for r in bare)
-    gt = statistics.median(r["first_total_bytes"] for r in gin)
-    print(f"  first visit, in all         : bare {bt / 1e6:6.2f} MB   gin {gt / 1e6:6.2f} MB   (gin: precache + snapshot)")
-    br = statistics.median(r["repeat_bytes"] for r in bare)
-    gr = statistics.median(r["repeat_bytes"] for r in gin)
-    print(f"  repeat visit                : bare {br / 1e6:6.2f} MB   gin {gr / 1e6:6.2f} MB")
+    report("unthrottled", results, ROUNDS, with_reload=True)
+    if throttled["gin"]:
+        report(f"CPU throttled (browser in a cgroup, {throttle_module().QUOTA_MS} ms per 100 ms of one core)", throttled, THROTTLED_ROUNDS)
+    elif THROTTLED_ROUNDS:
+        print("CPU-throttled rounds not run: no writable CPU cgroup here (bench/throttle.py needs Linux and root)")
     sizes = manifest.get("gzip_sizes", {})
     print(f"  snapshot: {manifest['snapshot']['size'] / 1e6:.2f} MB gzip ({manifest['snapshot']['raw_size'] / 1e6:.1f} MB raw); "
           f"wasm {sizes.get('pyodide/pyodide.asm.wasm', 0) / 1e6:.2f} MB gzip")
+    snapshot_encodings(manifest)
 
     if plain_results["compiled"]:
         c = [t for t, _ in plain_results["compiled"]]

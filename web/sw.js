@@ -1,20 +1,26 @@
 // Offline: precache every file of the build, then answer from the cache first.
 // build.py replaces the token below with {version, files: {path: integrity},
-// snapshot: {path, integrity, raw_integrity}}, so every new build is a new
-// script: the browser installs it, it fills a new cache (reusing unchanged
-// files from the old one), and once no page uses the old build it activates
-// and deletes the old cache.
+// snapshot: {path, raw_path, integrity, raw_integrity, raw_size}}, so every
+// new build is a new script: the browser installs it, it fills a new cache
+// (reusing unchanged files from the old one), and once no page uses the old
+// build it activates and deletes the old cache.
 //
-// The memory snapshot (see worker.js) is not part of the install: it is
-// fetched in the background once this build is active, so neither a first
-// visit nor going offline waits for it, and it is tried again on a later
-// navigation if that failed. The worker reads it from Cache Storage itself.
+// The memory snapshot (see worker.js) is not part of the install's list: a
+// first visit's worker fetches it (gzip) beside the wasm and boots from it,
+// and this worker keeps it decoded (raw_path), as the engine reads it: from
+// the page's staged copy at install, from the worker's request as it passes
+// through, or fetched in the background once this build is active. A copy
+// that fails to restore is deleted by the engine's worker and fetched again
+// on the next visit; the failures are noted in SNAPSHOT_NOTES, kept until
+// the next build.
 const MANIFEST = self.__GIN_MANIFEST;
 const PREFIX = "gin-";
 const CACHE = PREFIX + MANIFEST.version;
 const STAGING = PREFIX + "staging"; // what the page's worker fetched before this script ran
 const SCOPE = new URL(self.registration.scope);
 const SNAPSHOT = MANIFEST.snapshot || null;
+const SNAPSHOT_NOTES = PREFIX + "snapshot-notes"; // worker.js NOTES
+const MAX_FAILURES = 2; // worker.js MAX_FAILURES
 
 const urlFor = (path) => new URL(path, SCOPE).href;
 
@@ -83,37 +89,84 @@ async function precache() {
     }),
   );
   if (SNAPSHOT) {
-    const old = await reuse(SNAPSHOT.path, SNAPSHOT.integrity);
-    if (old) await cache.put(urlFor(SNAPSHOT.path), old);
+    const old = await reuse(SNAPSHOT.raw_path, SNAPSHOT.raw_integrity);
+    if (old) {
+      await cache.put(urlFor(SNAPSHOT.raw_path), old);
+    } else {
+      const staged = await caches.match(urlFor(SNAPSHOT.path), { cacheName: STAGING });
+      if (staged) await storeSnapshot(cache, await staged.arrayBuffer()).catch(warnSnapshot);
+    }
   }
 }
 
-// The snapshot, checked before it is kept: gzip as built, or decoded if the
-// host sent it with Content-Encoding.
+function warnSnapshot(err) {
+  console.warn("gin: snapshot not cached:", String(err && err.message ? err.message : err));
+}
+
+// The snapshot's bytes as served (gzip as built, or decoded if the host sent
+// it with Content-Encoding), checked, kept decoded: a repeat visit never
+// decompresses it on its way to playable.
+async function storeSnapshot(cache, bytes) {
+  const head = new Uint8Array(bytes, 0, Math.min(2, bytes.byteLength));
+  const packed = head[0] === 0x1f && head[1] === 0x8b;
+  const want = packed ? SNAPSHOT.integrity : SNAPSHOT.raw_integrity;
+  const got = await integrityOf(bytes);
+  if (got !== want) throw new Error(`${SNAPSHOT.path} has ${got}, the build says ${want}`);
+  // gzip's own CRC checks what it decodes; the size is the build's.
+  const raw = packed ? await new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"))).arrayBuffer() : bytes;
+  if (raw.byteLength !== SNAPSHOT.raw_size) throw new Error(`${SNAPSHOT.path} decodes to ${raw.byteLength} bytes`);
+  await cache.put(urlFor(SNAPSHOT.raw_path), keep(raw, SNAPSHOT.raw_integrity, { "content-type": "application/octet-stream" }));
+}
+
+// How often the engine found this build's snapshot unusable (worker.js noteURL).
+async function snapshotFailures() {
+  const name = SNAPSHOT.path.slice(SNAPSHOT.path.lastIndexOf("/") + 1);
+  const note = await caches.match(urlFor(`snapshot-failures/${name}`), { cacheName: SNAPSHOT_NOTES });
+  return note ? (await note.json()).count : 0;
+}
+
+// This build's cache, unless a newer build has replaced this worker (it keeps
+// running for the pages it still serves, and must not bring back the cache
+// the new one deleted).
+async function ownCache() {
+  return (await caches.has(CACHE)) ? caches.open(CACHE) : null;
+}
+
+// In the background once active: the snapshot, when no visit has brought it.
 let fetchingSnapshot = null;
 function fetchSnapshot() {
   if (!SNAPSHOT) return Promise.resolve();
   fetchingSnapshot ||= (async () => {
-    // A worker a newer build has replaced keeps running for the pages it
-    // still serves: it must not bring back the cache the new one deleted.
-    if (!(await caches.has(CACHE))) return;
-    const cache = await caches.open(CACHE);
-    const url = urlFor(SNAPSHOT.path);
-    if (await cache.match(url)) return;
-    const fetched = await fetch(url, { cache: "no-cache" });
+    const cache = await ownCache();
+    if (!cache || (await cache.match(urlFor(SNAPSHOT.raw_path)))) return;
+    if ((await snapshotFailures()) >= MAX_FAILURES) return;
+    const fetched = await fetch(urlFor(SNAPSHOT.path), { cache: "no-cache" });
     if (!fetched.ok) throw new Error(`HTTP ${fetched.status}`);
-    const bytes = await fetched.arrayBuffer();
-    const head = new Uint8Array(bytes, 0, Math.min(2, bytes.byteLength));
-    const want = head[0] === 0x1f && head[1] === 0x8b ? SNAPSHOT.integrity : SNAPSHOT.raw_integrity;
-    const got = await integrityOf(bytes);
-    if (got !== want) throw new Error(`${SNAPSHOT.path} has ${got}, the build says ${want}`);
-    await cache.put(url, keep(bytes, got, { "content-type": "application/octet-stream" }));
-  })().catch((err) => {
-    console.warn("gin: snapshot not cached:", String(err && err.message ? err.message : err));
-  }).finally(() => {
+    await storeSnapshot(cache, await fetched.arrayBuffer());
+  })().catch(warnSnapshot).finally(() => {
     fetchingSnapshot = null;
   });
   return fetchingSnapshot;
+}
+
+// The engine's worker fetching the snapshot (a visit that had no good copy):
+// it boots from these bytes, and a copy of them is kept decoded.
+function passSnapshot(event) {
+  event.respondWith(
+    (async () => {
+      const response = await fetch(event.request);
+      if (response.ok) {
+        const copy = response.clone();
+        event.waitUntil(
+          (async () => {
+            const cache = await ownCache();
+            if (cache) await storeSnapshot(cache, await copy.arrayBuffer());
+          })().catch(warnSnapshot),
+        );
+      }
+      return response;
+    })(),
+  );
 }
 
 // No skipWaiting(): a new build waits until no page uses the old one (every
@@ -130,7 +183,17 @@ self.addEventListener("activate", (event) => {
   event.waitUntil(
     (async () => {
       for (const name of await caches.keys()) {
-        if (name.startsWith(PREFIX) && name !== CACHE) await caches.delete(name);
+        if (name.startsWith(PREFIX) && name !== CACHE && name !== SNAPSHOT_NOTES) await caches.delete(name);
+      }
+      // Notes on older builds' snapshots go; this build's stay (the engine
+      // may have noted a failure before this worker activated).
+      if (await caches.has(SNAPSHOT_NOTES)) {
+        const notes = await caches.open(SNAPSHOT_NOTES);
+        const mine = SNAPSHOT ? SNAPSHOT.path.slice(SNAPSHOT.path.lastIndexOf("/") + 1) : null;
+        for (const request of await notes.keys()) {
+          if (!request.url.endsWith(`/${mine}`)) await notes.delete(request);
+        }
+        if (!(await notes.keys()).length) await caches.delete(SNAPSHOT_NOTES);
       }
       // Only pages no worker controlled yet (a first visit) are claimed:
       // every page of the old build is gone by now.
@@ -148,10 +211,11 @@ self.addEventListener("fetch", (event) => {
   if (url.origin !== SCOPE.origin || !url.pathname.startsWith(SCOPE.pathname)) return;
   let path = url.pathname.slice(SCOPE.pathname.length);
   if (request.mode === "navigate" && (path === "" || path === "index.html")) path = "index.html";
-  // Started again on a navigation if an earlier try failed; each request
-  // while it runs keeps this worker alive until it is done.
-  if (request.mode === "navigate" && SNAPSHOT) fetchSnapshot();
+  // Each request while the background fetch runs keeps this worker alive
+  // until it is done. (A visit with no good copy has its engine's worker
+  // fetch the snapshot, below: no second download.)
   if (fetchingSnapshot) event.waitUntil(fetchingSnapshot);
+  if (SNAPSHOT && path === SNAPSHOT.path) return passSnapshot(event);
   if (!(path in MANIFEST.files)) return; // not ours to answer: the network decides
   event.respondWith(
     (async () => {

@@ -2,14 +2,17 @@
 // and answers {id, method, params} messages by calling gin.bridge (JSON
 // string in, JSON string out). Two ways to boot:
 //   snapshot  restore the build's memory snapshot of an interpreter that has
-//             already imported gin.bridge (when the service worker has cached
-//             it: every visit after the first);
+//             already imported gin.bridge: read decoded from Cache Storage
+//             (every visit after the first), or fetched gzip-compressed
+//             beside the wasm (a first visit, or after a bad copy was
+//             deleted);
 //   normal    boot Pyodide and install the gin wheel with micropip (or import
-//             the copy an earlier visit kept in IndexedDB); the first visit,
-//             and whenever the snapshot cannot be used.
+//             the copy an earlier visit kept in IndexedDB), whenever the
+//             snapshot cannot be used.
 // ready's timings say which: boot = "snapshot" | "cache" | "micropip", and
 // snapshot_fallback the reason a snapshot was not used; wheel is the
-// integrity of this build's gin wheel, snapshot the snapshot booted.
+// integrity of this build's gin wheel, snapshot the snapshot booted and
+// snapshot_source where it was read from (cache | network).
 //
 // A worker started with the name REVIEWER (new Worker(url, {name}): the same
 // URL, so the service worker's cache answers it offline) is an extra engine
@@ -113,24 +116,82 @@ class SnapshotUnusable extends Error {
   }
 }
 
-// The snapshot as the service worker cached it ({read}); read() gives its
-// bytes checked against this build's hashes and decompressed. Stored
-// gzip-compressed, unless the host sent it decoded (then it is stored raw and
-// checked as such). Never from the network: a visit without it boots the
-// normal way at once.
-async function cachedSnapshot() {
+// Where a snapshot's failures are noted (sw.js SNAPSHOT_NOTES): a copy that
+// fails to restore is deleted and fetched again on the next visit, but a
+// build whose snapshot fails twice is not downloaded again (the next build
+// has a new snapshot and a clean note).
+const NOTES = "gin-snapshot-notes";
+const MAX_FAILURES = 2;
+const noteURL = () => abs(`snapshot-failures/${SNAPSHOT.url.slice(SNAPSHOT.url.lastIndexOf("/") + 1)}`);
+
+async function failureNote() {
+  try {
+    const response = await caches.match(noteURL(), { cacheName: NOTES });
+    return response ? await response.json() : null;
+  } catch {
+    return null;
+  }
+}
+
+// Note the failure and delete every cached copy, so the next visit fetches
+// a fresh one (and never boots the bad one again).
+async function forgetSnapshot(reason) {
+  const note = (await failureNote()) || { count: 0 };
+  const notes = await caches.open(NOTES);
+  await notes.put(noteURL(), new Response(JSON.stringify({ count: note.count + 1, reason })));
+  for (const name of await caches.keys()) {
+    if (!name.startsWith("gin-")) continue;
+    const cache = await caches.open(name);
+    await cache.delete(abs(SNAPSHOT.raw_url));
+    await cache.delete(abs(SNAPSHOT.url));
+  }
+}
+
+// A first visit downloads the snapshot (6 MB gzip more than the normal boot,
+// which then needs neither micropip nor the wheel) unless the browser says
+// the player saves data or is on a slow network (navigator.connection:
+// Chromium only; elsewhere the snapshot is fetched).
+function networkWanted() {
+  const connection = self.navigator && self.navigator.connection;
+  if (!connection) return null;
+  if (connection.saveData) return "save_data";
+  if (/(^|-)2g$|^3g$/.test(connection.effectiveType || "")) return "slow_network";
+  return null;
+}
+
+// The snapshot ({source, read}): read() gives its bytes checked against this
+// build's hashes (and decompressed when it came gzip-compressed). From Cache
+// Storage, where the service worker keeps it decoded, else from the network
+// (a first visit, or the visit after a bad copy was deleted), fetched at
+// once, beside Pyodide's wasm.
+async function findSnapshot() {
   if (!SNAPSHOT) throw new SnapshotUnusable("none");
   if (typeof caches === "undefined") throw new SnapshotUnusable("no_cache_storage");
+  const note = await failureNote();
+  if (note && note.count >= MAX_FAILURES) throw new SnapshotUnusable(note.reason, `failed ${note.count} times`);
   let response;
   try {
-    response = await caches.match(abs(SNAPSHOT.url));
+    response = (await caches.match(abs(SNAPSHOT.raw_url))) || (await caches.match(abs(SNAPSHOT.url)));
   } catch (err) {
     throw new SnapshotUnusable("no_cache_storage", err);
   }
-  if (!response) throw new SnapshotUnusable("not_cached");
-  return { read: () => readSnapshot(response) };
+  if (response) return { source: "cache", read: () => readSnapshot(response) };
+  // An extra engine only reads what is shared; a slow network waits.
+  if (REVIEWER) throw new SnapshotUnusable("not_cached");
+  const unwanted = networkWanted();
+  if (unwanted) throw new SnapshotUnusable(unwanted);
+  try {
+    response = await fetch(abs(SNAPSHOT.url));
+  } catch (err) {
+    throw new SnapshotUnusable("not_cached", err); // offline
+  }
+  if (!response.ok) throw new SnapshotUnusable("not_cached", `HTTP ${response.status}`);
+  return { source: "network", read: () => readSnapshot(response) };
 }
 
+// Stored decoded (the service worker's copy), gzip-compressed (as served),
+// or decoded by a host that sent it with Content-Encoding: each is checked
+// against the build's hash of that form.
 async function readSnapshot(response) {
   const stored = new Uint8Array(await response.arrayBuffer());
   const packed = stored[0] === 0x1f && stored[1] === 0x8b;
@@ -401,8 +462,17 @@ async function boot() {
     stderr: () => {},
   };
 
-  const stored = cachedSnapshot();
-  stored.catch(() => {}); // reported below
+  // A first visit (no service worker of this build yet) keeps what it
+  // fetches for the service worker's precache, the snapshot included.
+  let staging = REVIEWER || (await controlledBuild()) ? null : stageFetches();
+  const unstage = () => {
+    if (!staging) return;
+    staging.restore();
+    staging.finish();
+    staging = null;
+  };
+  const found = findSnapshot();
+  found.catch(() => {}); // reported below
   let loadPyodide;
   try {
     ({ loadPyodide } = await import(indexURL + "pyodide.mjs"));
@@ -413,9 +483,12 @@ async function boot() {
 
   let reason;
   try {
-    // Found in the cache (quick to know); its bytes are read, checked and
-    // decompressed while Pyodide fetches the wasm and the stdlib.
-    const bytes = (await stored).read().then((b) => (mark("snapshot_read"), b));
+    // Found in the cache or requested (quick to know); its bytes are read,
+    // checked (and decompressed when they came from the network) while
+    // Pyodide fetches and compiles the wasm and fetches the stdlib.
+    const snapshot = await found;
+    timings.snapshot_source = snapshot.source;
+    const bytes = snapshot.read().then((b) => (mark("snapshot_read"), b));
     // Reported through loadPyodide, which may await it only later: without a
     // handler now, a quick failure (a corrupt copy) is an unhandled rejection.
     bytes.catch(() => {});
@@ -437,27 +510,44 @@ async function boot() {
     } catch (err) {
       throw new SnapshotUnusable("restore_failed", err);
     }
+    unstage();
     mark("engine");
     timings.boot = "snapshot";
     timings.snapshot = SNAPSHOT.url.slice(SNAPSHOT.url.lastIndexOf("/") + 1);
     return { pyodide, module, timings, afterReady: null };
   } catch (err) {
-    if (!(err instanceof SnapshotUnusable)) throw err;
+    if (!(err instanceof SnapshotUnusable)) {
+      unstage();
+      throw err;
+    }
     reason = err.reason;
     // The normal boot may write shared storage: not for a second worker.
     if (REVIEWER) throw new BootError("runtime", "no_snapshot", err.message);
-    if (reason !== "not_cached" && reason !== "none") console.warn(`gin: snapshot not used (${err.message}); booting normally`);
+    if (timings.snapshot_source && SNAPSHOT_DAMAGE.has(reason)) {
+      // Not on this boot's way: the next visit fetches a fresh copy.
+      forgetSnapshot(reason).catch(() => {});
+    }
+    if (!SNAPSHOT_QUIET.has(reason)) console.warn(`gin: snapshot not used (${err.message}); booting normally`);
   }
-  const result = await normalBoot(loadPyodide, options, timings, mark);
+  let result;
+  try {
+    result = await normalBoot(loadPyodide, options, timings, mark, unstage);
+  } finally {
+    unstage();
+  }
   timings.snapshot_fallback = reason;
   return result;
 }
 
-async function normalBoot(loadPyodide, options, timings, mark) {
+// Reasons that say the copy read is bad (deleted, fetched again next time),
+// and those that are no fault at all (not worth a console warning).
+const SNAPSHOT_DAMAGE = new Set(["hash_mismatch", "corrupt", "restore_failed"]);
+const SNAPSHOT_QUIET = new Set(["none", "not_cached", "save_data", "slow_network"]);
+
+async function normalBoot(loadPyodide, options, timings, mark, unstage) {
   const micropipURL = abs(BUILD.micropip);
   const ginURL = abs(BUILD.gin);
   const stamp = stampInIndexedDB();
-  const staging = (await controlledBuild()) ? null : stageFetches();
   // Our wheel downloads while Pyodide boots.
   const ginBytes = fetchBytes(ginURL, "engine");
   ginBytes.catch(() => {}); // reported when awaited below
@@ -467,10 +557,7 @@ async function normalBoot(loadPyodide, options, timings, mark) {
   try {
     pyodide = await startPyodide(loadPyodide, { ...options, packages: expectCache ? [] : [micropipURL] }, mark);
   } finally {
-    if (staging) {
-      staging.restore();
-      staging.finish();
-    }
+    unstage();
   }
   mark("runtime");
 
