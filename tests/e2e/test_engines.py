@@ -200,9 +200,9 @@ def test_first_visit_boots_and_deals_cpythons_seeded_hand(visit):
     ready = visit.ready()
     TIMES[engine.name]["first_visit_s"] = round(time.monotonic() - start, 1)
     TIMES[engine.name]["first_boot"] = ready["timings"]["boot"]
-    # A first visit has no snapshot yet: the normal boot.
-    assert ready["timings"]["boot"] in ("micropip", "cache"), ready["timings"]
-    assert ready["timings"]["snapshot_fallback"] == "not_cached", ready["timings"]
+    # A first visit fetches the snapshot beside the wasm and boots from it.
+    assert ready["timings"]["boot"] == "snapshot", ready["timings"]
+    assert ready["timings"]["snapshot_source"] == "network", ready["timings"]
     assert engine.call("() => [innerWidth, innerHeight]") == list(PHONE)
     view = visit.idle()
     assert view["seed"] == SEED
