@@ -11,16 +11,18 @@ import { bindInput } from "./input.js";
 import { bindDrag } from "./drag.js";
 import { createController } from "./controller.js";
 import { createIntents } from "./intents.js";
-import { ANIM_MS, DEFAULT_SETTINGS } from "./settings.js";
+import { ANIM_MS, checkSettings } from "./settings.js";
 import { onFullscreenChange } from "./fullscreen.js";
 
 const root = document.getElementById("app");
 const announcer = document.getElementById("announcer");
 const motion = createMotion(root);
 const storage = createStorage();
+// Each field checked: a bad one falls back to its default (told below).
+const checked = checkSettings(storage.readSettings());
 
 const state = {
-  settings: { ...DEFAULT_SETTINGS, ...storage.readSettings() },
+  settings: checked.settings,
   lang: "es",
   t: null,
   boot: { stage: "start", error: null },
@@ -62,9 +64,12 @@ function setLanguage(lang) {
   document.title = state.t("title");
 }
 
-function notify(key, kind = "info") {
-  if (!state.notices.some((n) => n.key === key)) state.notices.push({ key, kind });
+function notify(key, kind = "info", vars = {}) {
+  if (!state.notices.some((n) => n.key === key)) state.notices.push({ key, kind, vars });
 }
+// A stored value that could not be read is kept aside (storage.js), told once.
+storage.on("aside", () => notify("data.aside", "warning"));
+storage.on("evicted", () => notify("storage.evicted", "warning"));
 
 // The live region is a log: each announcement is a new line, so quick
 // computer moves queue up and each is read; old lines go after a few.
@@ -118,9 +123,7 @@ onFullscreenChange(() => draw());
 
 window.addEventListener("hashchange", () => {
   const wanted = seedFromHash(location.hash);
-  if (state.view && state.boot.stage === "ready" && wanted && wanted !== state.view.seed) {
-    game.play(() => game.startMatch(wanted));
-  }
+  if (state.view && state.boot.stage === "ready" && wanted && wanted !== state.view.seed) game.followLink(wanted);
 });
 
 // For tests and the console: the current state, and a promise that settles
@@ -151,6 +154,7 @@ window.ginApp = {
 
 setLanguage(state.settings.lang);
 if (!storage.available) notify("storage.unavailable", "warning");
+if (checked.bad.length) notify("settings.reset", "warning");
 bindInput(root, intents);
 bindDrag(root, intents);
 game.boot();

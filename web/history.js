@@ -157,24 +157,43 @@ export class ImportRefused extends Error {
 }
 
 // storage: storage.js's adapter; call(method, params): the engine.
+// Import bounds: a real save is a few tens of KB and a line ~300 characters;
+// a date more than a day ahead of this clock is refused (it would sort after
+// every match played later).
+export const MAX_MATCH_CHARS = 300_000;
+export const MAX_LINE_CHARS = 2_000;
+const FUTURE_SLACK_MS = 24 * 3600 * 1000;
+
+// storage: storage.js's adapter; call(method, params): the engine.
 export function createHistory(storage, call) {
-  function readList(key) {
-    const value = storage.readJson(key);
-    return Array.isArray(value) ? value : [];
+  // A collection that cannot be read, or holds entries that are not what
+  // they should be, is kept aside (storage.js) before anything is written
+  // over it; what is readable is used.
+  function readList(key, valid = () => true) {
+    const value = storage.readChecked(key, Array.isArray);
+    if (!value) return [];
+    const good = value.filter(valid);
+    if (good.length !== value.length) storage.setAside(key, storage.read(key));
+    return good;
   }
+  const isKept = (m) => m && typeof m === "object" && m.save && typeof m.save === "object" && !Array.isArray(m.save);
   function matches() {
-    return readList(KEYS.finished).filter((m) => m && typeof m === "object" && m.save && typeof m.save === "object");
+    return readList(KEYS.finished, isKept);
   }
   function records() {
-    return readList(KEYS.records).filter(validRecord);
+    return readList(KEYS.records, validRecord);
   }
   const byTime = (a, b) => a.at - b.at;
 
-  function write(list, recs) {
+  // evict: room may be made by dropping old replays (a match played here;
+  // never an import).
+  function write(list, recs, evict = false) {
     const kept = [...list].sort(byTime).slice(-KEEP);
-    const okMatches = storage.writeJson(KEYS.finished, kept);
-    const okRecords = storage.writeJson(KEYS.records, [...recs].sort(byTime));
-    return okMatches && okRecords;
+    const entries = [
+      [KEYS.finished, kept],
+      [KEYS.records, [...recs].sort(byTime)],
+    ];
+    return storage.writeAll(entries, { evict });
   }
 
   // The engine's lines of one save (finished or not); throws on a bad save.
@@ -214,7 +233,7 @@ export function createHistory(storage, call) {
       const id = matchId(save);
       const keepIt = over && !cleared.has(id) && !list.some((m) => matchId(m.save) === id);
       if (keepIt) list.push({ at, save });
-      if (added || keepIt) write(list, recs);
+      if (added || keepIt) write(list, recs, true);
       return added;
     },
 
@@ -255,8 +274,12 @@ export function createHistory(storage, call) {
     // Everything is checked before anything is written: each match must load
     // and be finished (the engine replays it), a line of a match in the file
     // must equal that match's recount, every line must be well formed (a deal
-    // line of a match never finished has no save here to check it against). Throws ImportRefused; on success merges (nothing counted twice)
-    // and returns {matches, records, settings} (new ones; settings or null).
+    // line of a match never finished has no save here to check it against),
+    // no date ahead of this clock, no oversized match or line. Throws
+    // ImportRefused; on success merges (nothing counted twice)
+    // and returns {matches, duplicates, notKept, records, settings}: the
+    // matches kept, already here, not kept for want of room (KEEP), the new
+    // lines, and the file's settings or null.
     async importData(data, onProgress = () => {}) {
       if (!data || typeof data !== "object" || Array.isArray(data)) throw new ImportRefused("data.bad_file");
       let file = data;
@@ -267,11 +290,14 @@ export function createHistory(storage, call) {
       const fileRecords = file.records === undefined ? [] : file.records;
       if (!Array.isArray(fileMatches) || !Array.isArray(fileRecords)) throw new ImportRefused("data.bad_file");
       if (file.settings !== undefined && (!file.settings || typeof file.settings !== "object" || Array.isArray(file.settings))) throw new ImportRefused("data.bad_file");
+      const now = Date.now();
       const recounted = new Map(); // id -> line, from the file's matches
       for (let i = 0; i < fileMatches.length; i++) {
         onProgress(i, fileMatches.length);
         const m = fileMatches[i];
         if (!m || typeof m !== "object" || !m.save || typeof m.save !== "object" || typeof m.at !== "number") throw new ImportRefused("data.bad_match", { n: i + 1 });
+        if (!Number.isFinite(m.at) || m.at > now + FUTURE_SLACK_MS) throw new ImportRefused("data.future_match", { n: i + 1 });
+        if (JSON.stringify(m.save).length > MAX_MATCH_CHARS) throw new ImportRefused("data.oversized_match", { n: i + 1 });
         let counted;
         try {
           counted = await linesFor(m.save, m.at);
@@ -285,28 +311,37 @@ export function createHistory(storage, call) {
       for (let i = 0; i < fileRecords.length; i++) {
         const r = fileRecords[i];
         if (!validRecord(r) || seen.has(r.id)) throw new ImportRefused("data.bad_record", { n: i + 1 });
+        if (r.at > now + FUTURE_SLACK_MS) throw new ImportRefused("data.future_record", { n: i + 1 });
+        if (JSON.stringify(r).length > MAX_LINE_CHARS) throw new ImportRefused("data.oversized_record", { n: i + 1 });
         seen.add(r.id);
         const again = recounted.get(r.id);
         if (again && !sameRecord(r, again)) throw new ImportRefused("data.record_mismatch", { n: i + 1 });
       }
-      // Merge: what is here stays; what is new is added.
+      // Merge: what is here stays (an import never removes a local match);
+      // what is new is added while there is room under KEEP, the newest
+      // first, and the rest is reported as not kept.
       const list = matches();
       const recs = records();
       const haveMatch = new Set(list.map((m) => matchId(m.save)));
-      let newMatches = 0;
+      const fresh = [];
+      let duplicates = 0;
       for (const m of fileMatches) {
         const id = matchId(m.save);
-        if (!haveMatch.has(id)) {
-          list.push({ at: m.at, save: m.save });
+        if (haveMatch.has(id)) duplicates++;
+        else {
+          fresh.push({ at: m.at, save: m.save });
           haveMatch.add(id);
-          newMatches++;
         }
       }
+      fresh.sort(byTime);
+      const room = Math.max(0, KEEP - list.length);
+      const kept = room ? fresh.slice(-room) : [];
+      list.push(...kept);
       // The file's own lines first (they keep their times), then any line of
       // its matches that it lacks.
       const newRecords = addLines(recs, fileRecords) + addLines(recs, [...recounted.values()]);
-      if (!write(list, recs)) throw new ImportRefused("data.cannot_save");
-      return { matches: newMatches, records: newRecords, settings: file.settings || null };
+      if ((kept.length || newRecords) && !write(list, recs)) throw new ImportRefused("data.cannot_save");
+      return { matches: kept.length, duplicates, notKept: fresh.length - kept.length, records: newRecords, settings: file.settings || null };
     },
 
     // "Borrar": the statistics and the kept matches (not the current match,

@@ -5,7 +5,7 @@ import { cardPoints } from "./cards.js";
 import { newSeed } from "./seed.js";
 import { hintAction, newDeal, reasonText } from "./words.js";
 import { knockDraft, moveInDraft, resetDraft } from "./knock.js";
-import { DEFAULT_SETTINGS, SPEED_DELAY_MS } from "./settings.js";
+import { CUSTOM_CHOICES, DEFAULT_SETTINGS, SPEED_DELAY_MS } from "./settings.js";
 import { toggleFullscreen } from "./fullscreen.js";
 import { matchId } from "./history.js";
 import { openStats, openGames } from "./statspanel.js";
@@ -259,12 +259,7 @@ export function createIntents({ state, game, draw, announce, setLanguage, clearL
       draw();
     },
     customOption({ name, value }) {
-      const allowed = {
-        gin_bonus: [20, 25],
-        undercut_bonus: [10, 20, 25],
-        big_gin_bonus: [null, 25, 31, 50],
-        target: [100, 250, 500],
-      };
+      const allowed = CUSTOM_CHOICES;
       if (!(name in allowed)) return;
       const parsed = value === "off" ? null : Number(value);
       if (!allowed[name].includes(parsed)) return;
@@ -356,6 +351,13 @@ export function createIntents({ state, game, draw, announce, setLanguage, clearL
       matchId,
       history: game.history,
       currentSave: () => state.save,
+      storage: game.storage,
+      openMatches: game.openMatches,
+      resume(seed) {
+        state.ui.menuOpen = false;
+        draw();
+        game.resumeMatch(seed);
+      },
     };
   }
 

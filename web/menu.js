@@ -4,13 +4,8 @@
 import { dialog, el, intentButton } from "./dom.js";
 import { SHORTCUTS } from "./shortcuts.js";
 import { fullscreenButton } from "./fullscreen.js";
+import { CUSTOM_CHOICES } from "./settings.js";
 
-const CUSTOM_CHOICES = {
-  gin_bonus: [20, 25],
-  undercut_bonus: [10, 20, 25],
-  big_gin_bonus: [null, 25, 31, 50],
-  target: [100, 250, 500],
-};
 
 function select(intent, label, value, options, extra = {}) {
   const id = `menu-${intent}${extra.name ? `-${extra.name}` : ""}`;

@@ -8,7 +8,7 @@ import shutil
 import time
 
 MATCH_KEY = "gin.match.v1"
-BROKEN_KEY = "gin.match.broken"
+ASIDE_KEY = "gin.aside.v1"
 SEED_RE = re.compile(r"^[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4}$")
 
 
@@ -88,8 +88,8 @@ def test_corrupt_save_is_kept_aside(page, open_app, wait_idle):
         page.evaluate("([k, v]) => localStorage.setItem(k, v)", [MATCH_KEY, broken])
         open_app(page)  # no seed in the URL: the save decides
         view = wait_idle(page)
-        assert stored(page, BROKEN_KEY) == broken
-        assert page.evaluate("window.ginApp.notices") == ["storage.broken"]
+        assert json.loads(stored(page, ASIDE_KEY))[-1]["raw"] == broken  # kept aside, the first too
+        assert "storage.broken" in page.evaluate("window.ginApp.notices")
         assert page.locator("[data-notice='storage.broken']").is_visible()
         assert view["legal"] and not view["over"]
         assert json.loads(stored(page, MATCH_KEY))["seed"] == view["seed"]
