@@ -5,7 +5,7 @@
 
 import { createHistory } from "./history.js";
 import { createEngine, EngineError, REVIEW_ROLE } from "./engine.js";
-import { newSeed, seedFromHash } from "./seed.js";
+import { newSeed, normalizeSeed, seedFromHash } from "./seed.js";
 import { computerMove } from "./words.js";
 import { restoredKnock } from "./knock.js";
 import { DEFAULT_SETTINGS, SPEED_DELAY_MS } from "./settings.js";
@@ -234,7 +234,9 @@ export function createController({ state, storage, draw, announce, notify, onRea
 
   // Play `seed` in this tab: its kept save if there is one, else from its
   // first deal. Another tab playing it: shown, with "Jugar aquí".
-  async function openSeed(seed, stored = storage.readMatch()) {
+  // A kept save the engine refuses goes aside and `seed` starts from its
+  // first deal (a new seed instead when `orNew`: the seed came from that save).
+  async function openSeed(seed, stored = storage.readMatch(), orNew = false) {
     if (!(await tabs.claim(seed))) {
       const save = savedFor(seed, stored);
       if (save) await resume(save).catch(() => {});
@@ -243,7 +245,7 @@ export function createController({ state, storage, draw, announce, notify, onRea
     }
     const save = savedFor(seed, stored);
     if (save && (await resume(save, stored.status === "ok" && stored.save === save ? stored.raw : undefined))) return;
-    await startMatch(seed);
+    await startMatch(orNew ? newSeed() : seed);
   }
 
   // Resume the saved match if there is one (and it is the URL's seed, when
@@ -256,8 +258,12 @@ export function createController({ state, storage, draw, announce, notify, onRea
       storage.setAsideMatch(stored.raw);
       notify("storage.broken", "warning");
     }
-    const current = stored.status === "ok" ? String(stored.save.seed).toUpperCase() : null;
-    if (current && (!wanted || current === wanted)) return openSeed(current, stored);
+    const current = stored.status === "ok" ? normalizeSeed(String(stored.save.seed)) : null;
+    if (stored.status === "ok" && !current) {
+      storage.setAsideMatch(stored.raw); // no seed to play it by
+      notify("storage.broken", "warning");
+    }
+    if (current && (!wanted || current === wanted)) return openSeed(current, stored, !wanted);
     if (current && wanted && (await tabs.claim(current)) && (await resume(stored.save, stored.raw)) && !state.view.over) {
       linkAsked = wanted; // asked once the table is up (boot)
       return;
@@ -478,7 +484,7 @@ export function createController({ state, storage, draw, announce, notify, onRea
       play(async () => {}); // the computer may be the one to move
       if (linkAsked) followLink(linkAsked);
       linkAsked = null;
-      navigator.storage?.persist?.().catch(() => {});
+      Promise.resolve(navigator.storage?.persist?.()).catch(() => {}); // ask to keep our data under pressure
       onReady({ timings, seed: state.view.seed, at: performance.now() });
       registerServiceWorker();
     } catch (err) {

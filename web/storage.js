@@ -236,7 +236,7 @@ export function createStorage(getBackend = defaultBackend, getSession = defaultS
     const raw = read(KEYS.match);
     if (raw === null || (raw === lastWritten.text && seed === lastWritten.seed)) return true;
     const other = parseSave(raw);
-    if (!other) return setAside(KEYS.match, raw) || true;
+    if (!other || typeof other.seed !== "string") return setAside(KEYS.match, raw) || true;
     if (String(other.seed) === seed) return true;
     const list = openList().filter((m) => m.seed !== String(other.seed));
     list.push({ seed: String(other.seed), at: Date.now(), save: other });

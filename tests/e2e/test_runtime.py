@@ -93,6 +93,9 @@ def test_corrupt_save_is_kept_aside(page, open_app, wait_idle):
         assert page.locator("[data-notice='storage.broken']").is_visible()
         assert view["legal"] and not view["over"]
         assert json.loads(stored(page, MATCH_KEY))["seed"] == view["seed"]
+    # A second corruption does not lose the first: both are in the slots.
+    kept = [slot["raw"] for slot in json.loads(stored(page, ASIDE_KEY))]
+    assert kept[-2:] == ["{not json", json.dumps({"format": "not-a-gin-save", "actions": [42]})]
 
 
 def test_without_local_storage_the_game_still_plays(page, open_app, wait_idle):
