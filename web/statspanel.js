@@ -14,6 +14,7 @@ const ASIDE_NAMES = {
   [KEYS.finished]: "aside.finished",
   [KEYS.records]: "aside.records",
   [KEYS.open]: "aside.open",
+  [KEYS.totals]: "aside.records",
 };
 // About what a browser gives one site in localStorage (5,242,880 characters in Chromium).
 const QUOTA_KB = 5120;
@@ -94,7 +95,7 @@ export function openStats(ctx) {
     const t = ctx.t();
     const lang = ctx.lang();
     const records = ctx.history.records();
-    const s = summarize(records, { level: filter.level || null, profile: filter.profile || null });
+    const s = summarize(records, { level: filter.level || null, profile: filter.profile || null }, ctx.history.totals());
     const statusLine = status
       ? el("p", { class: `message ${status.kind === "error" ? "refusal" : "info"} data-status`, role: status.kind === "error" ? "alert" : "status", text: status.text(t) })
       : null;
@@ -139,7 +140,6 @@ export function openStats(ctx) {
         s.matches || s.deals ? rows(t, lang, s) : el("p", { class: "none stats-empty", text: t("stats.empty") }),
         statusLine,
         confirm,
-        dataSection(t, lang, ctx.storage),
         el(
           "div",
           { class: "panel-buttons stats-buttons" },
@@ -152,6 +152,7 @@ export function openStats(ctx) {
           }),
           button(t("sheet.back_menu"), "closeStats", () => sheet.close(), { class: "btn primary" }),
         ),
+        dataSection(t, lang, ctx.storage),
         input,
       ],
       focusKey,

@@ -10,6 +10,7 @@ export const KEYS = Object.freeze({
   finished: "gin.finished.v1", // [{at, save}]: the last 50 finished matches, oldest first (history.js)
   records: "gin.records.v2", // [line]: one per deal ever ended and per match ever finished (history.js)
   cleared: "gin.cleared.v1", // [line id]: the match in progress's lines when "Borrar" was pressed (history.js)
+  totals: "gin.totals.v1", // the statistics lines older than the last RECENT_LINES, summed (history.js)
   open: "gin.open.v1", // [{seed, at, save}]: matches left unfinished for another one, newest last
   aside: "gin.aside.v1", // [{key, at, raw}]: unreadable stored values kept aside, oldest first
 });

@@ -21,7 +21,7 @@ RECORDS_KEY = "gin.records.v2"
 OPEN_KEY = "gin.open.v1"
 ASIDE_KEY = "gin.aside.v1"
 STORED_KEYS = [MATCH_KEY, SETTINGS_KEY, "gin.acknowledged.v1", "gin.ui.v1", FINISHED_KEY, RECORDS_KEY,
-               "gin.cleared.v1", OPEN_KEY, ASIDE_KEY, "gin.match.broken"]
+               "gin.cleared.v1", OPEN_KEY, ASIDE_KEY, "gin.match.broken", "gin.totals.v1"]
 SIZES = [(390, 844), (844, 390), (1280, 800)]
 T0 = 1_700_000_000_000
 
@@ -236,6 +236,7 @@ def test_unreadable_collections_are_kept_aside_and_offered_for_download(context,
     download = page.get_by_role("button", name="Descargar partidas terminadas", exact=False)
     for size in SIZES:
         page.set_viewport_size({"width": size[0], "height": size[1]})
+        download.scroll_into_view_if_needed()
         shoot(page, "stats-aside", size)
     page.set_viewport_size({"width": 1280, "height": 800})
     assert page.get_by_text("Espacio usado en este navegador").is_visible()
@@ -348,6 +349,45 @@ def test_a_full_storage_makes_room_from_old_replays_then_tells_after_a_reload(co
     assert f"({reached - saved} jugadas perdidas)" in text
 
 
+def deal_line(i, level, profile, won):
+    counters = dict.fromkeys(["matches", "won", "lost", "drawn", "deals", "deals_won", "gins", "big_gins", "knocks",
+                              "undercuts_made", "undercuts_suffered"], 0)
+    counters.update(deals=1, deals_won=int(won), knocks=int(won))
+    return {"id": f"deal1:OLD-{i:05d}:20:0000000000000000", "at": T0 + i * 1000, "kind": "deal", "seed": f"OLD-{i:05d}",
+            "deal": 1, "actions": 20, "level": level, "profile": profile, **counters,
+            "knock_count": int(won), "knock_deadwood": 4 if won else 0}
+
+
+def test_statistics_keep_recent_lines_and_sum_the_older_ones_without_changing_a_figure(context, page, open_app, tmp_path):
+    levels, profiles = ["easy", "normal", "hard"], ["traditional", "standard", "custom"]
+    lines = [deal_line(i, levels[i % 3], profiles[(i // 3) % 3], i % 4 == 0) for i in range(2100)]
+    put_in_storage(context, {RECORDS_KEY: lines})
+    open_at(page, open_app, "TRIM-0001")
+    button(page, "Menú").click()
+    button(page, "Estadísticas").click()
+    before = page.evaluate("() => [...document.querySelectorAll('.stat')].map(s => s.textContent)")
+    assert "Manos jugadas2100" in before
+    one = deal_line(5000, "easy", "standard", True) | {"at": T0 + 9_000_000}
+    text = import_file(page, tmp_path, {"format": "gin-local-data", "version": 2, "records": [one], "matches": []}, "one.json")
+    assert text == "Importado: 0 partidas nuevas y 1 resultados nuevos."
+    recent = stored(page, RECORDS_KEY)
+    assert len(recent) == 2000 and recent[-1]["id"] == one["id"]
+    assert len(stored(page, "gin.totals.v1")["ids"]) == 101
+    after = page.evaluate("() => [...document.querySelectorAll('.stat')].map(s => s.textContent)")
+    assert "Manos jugadas2101" in after and "Manos ganadas526" in after
+    # Every filter shows what the whole list would.
+    for level in ["", "easy"]:
+        for profile in ["", "standard"]:
+            page.select_option("#stats-level", level)
+            page.select_option("#stats-profile", profile)
+            shown = page.evaluate("() => Object.fromEntries([...document.querySelectorAll('.stat')].map(s => [s.dataset.stat, s.querySelector('dd').textContent]))")
+            every = [x for x in lines + [one] if (not level or x["level"] == level) and (not profile or x["profile"] == profile)]
+            assert shown["deals"] == str(len(every)) and shown["deals_won"] == str(sum(x["deals_won"] for x in every))
+    # The folded lines are still known: importing them again adds nothing.
+    text = import_file(page, tmp_path, {"format": "gin-local-data", "version": 2, "records": lines[:50], "matches": []}, "old.json")
+    assert text == "Importado: 0 partidas nuevas y 0 resultados nuevos."
+
+
 # --- fuzz: hostile values in every stored key --------------------------------------------------------
 
 HOSTILE = [
@@ -363,7 +403,7 @@ HOSTILE = [
 
 
 def test_hostile_values_in_every_key_never_stop_the_table_nor_lose_another_key(context, page, open_app, wait_idle, finished_saves):
-    """One booted page; each key gets two hostile values in turn (16 reloads in all)."""
+    """One booted page; each key gets two hostile values in turn (22 reloads in all)."""
     base = {
         MATCH_KEY: None,
         FINISHED_KEY: [{"at": T0, "save": finished_saves[0]}],
