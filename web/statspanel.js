@@ -37,7 +37,8 @@ function dataSection(t, lang, storage) {
   const items = aside.map((slot, i) => {
     const what = t(ASIDE_NAMES[slot.key] || "aside.other");
     const stamp = Number.isFinite(slot.at) ? when.format(new Date(slot.at)) : "—";
-    return el("li", {}, button(t("stats.aside_download", { what, when: stamp }), `aside:${i}`, () => download(slot.raw, `gin-apartado-${i + 1}.txt`, "text/plain")));
+    const save = () => download(slot.raw, `gin-apartado-${i + 1}.txt`, "text/plain");
+    return el("li", {}, button(t("stats.aside_download", { what, when: stamp }), `aside:${i}`, save, { class: "btn game-item" }));
   });
   return el(
     "div",
@@ -45,7 +46,7 @@ function dataSection(t, lang, storage) {
     el("p", { class: "note space-note", text: t("stats.space", { kb: number(lang, kb), max: number(lang, QUOTA_KB) }) }),
     items.length ? el("h3", { text: t("stats.aside_title") }) : null,
     items.length ? el("p", { class: "note", text: t("stats.aside_note", { n: ASIDE_SLOTS }) }) : null,
-    items.length ? el("ul", { class: "aside-list" }, items) : null,
+    items.length ? el("ul", { class: "game-list aside-list" }, items) : null,
   );
 }
 

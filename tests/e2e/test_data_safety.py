@@ -9,7 +9,8 @@ import time
 
 import pytest
 
-from test_history import least_deadwood, play, stored
+from conftest import assert_readable
+from test_history import least_deadwood, no_sideways_scroll, play, stored
 from test_runtime import play_moves
 from test_table import button, settle, shoot
 from test_table_more import put_in_storage
@@ -79,7 +80,11 @@ def test_two_tabs_one_plays_the_match_and_another_seed_is_another_match(context,
     sheet = other.get_by_role("dialog", name="Partida abierta en otra pestaña")
     sheet.wait_for()
     assert "La partida está abierta en otra pestaña" in sheet.inner_text()
-    shoot(other, "tabs-elsewhere", (1280, 800))
+    for size in SIZES:
+        other.set_viewport_size({"width": size[0], "height": size[1]})
+        assert_readable(other, f"elsewhere {size}")
+        shoot(other, "tabs-elsewhere", size)
+    other.set_viewport_size({"width": 1280, "height": 800})
     other.get_by_role("button", name="Jugar aquí").click()
     sheet.wait_for(state="detached")
     view = wait_idle(other)
@@ -123,6 +128,7 @@ def test_a_link_to_another_match_asks_first_and_keeps_the_match(page, open_app, 
     assert "LINK-0001" in ask.inner_text() and "LINK-0002" in ask.inner_text()
     for size in SIZES:
         page.set_viewport_size({"width": size[0], "height": size[1]})
+        assert_readable(page, f"link {size}")
         shoot(page, "link-ask", size)
     page.set_viewport_size({"width": 1280, "height": 800})
     page.get_by_role("button", name="Seguir con la mía").click()
@@ -136,7 +142,11 @@ def test_a_link_to_another_match_asks_first_and_keeps_the_match(page, open_app, 
     # The first match is kept: "Partidas" resumes it where it was.
     button(page, "Menú").click()
     button(page, "Partidas").click()
-    page.get_by_role("button", name="Seguir la partida LINK-0001").click()
+    resume = page.get_by_role("button", name="Seguir la partida LINK-0001")
+    resume.wait_for()
+    assert_readable(page, "games")
+    shoot(page, "games-unfinished", (1280, 800))
+    resume.click()
     page.wait_for_function("() => window.ginApp.view.seed === 'LINK-0001'")
     settle(page)
     assert len(page.evaluate("window.ginApp.save")["actions"]) == played
@@ -237,6 +247,8 @@ def test_unreadable_collections_are_kept_aside_and_offered_for_download(context,
     for size in SIZES:
         page.set_viewport_size({"width": size[0], "height": size[1]})
         download.scroll_into_view_if_needed()
+        assert_readable(page, f"statistics {size}")
+        no_sideways_scroll(page, f"statistics {size}")
         shoot(page, "stats-aside", size)
     page.set_viewport_size({"width": 1280, "height": 800})
     assert page.get_by_text("Espacio usado en este navegador").is_visible()
