@@ -2,7 +2,7 @@
 // the controller (engine queue, computer turns, autosave), the intents, the
 // motion layer and the one render funnel draw(), and binds input to them.
 
-import { createStorage } from "./storage.js";
+import { createStorage, KEYS } from "./storage.js";
 import { seedFromHash } from "./seed.js";
 import { pickLanguage, translator } from "./i18n.js";
 import { render } from "./render.js";
@@ -154,7 +154,12 @@ window.ginApp = {
 
 setLanguage(state.settings.lang);
 if (!storage.available) notify("storage.unavailable", "warning");
-if (checked.bad.length) notify("settings.reset", "warning");
+if (checked.bad.length) {
+  // The text as it was goes aside; then the checked settings replace it.
+  const raw = storage.read(KEYS.settings);
+  if (storage.setAside(KEYS.settings, raw) || storage.asideList().some((s) => s.key === KEYS.settings && s.raw === raw)) storage.writeSettings(state.settings);
+  notify("settings.reset", "warning");
+}
 bindInput(root, intents);
 bindDrag(root, intents);
 game.boot();

@@ -196,7 +196,12 @@ export function createIntents({ state, game, draw, announce, setLanguage, clearL
     },
     confirmNew() {
       state.ui.panel = null;
-      play(() => startMatch(newSeed()));
+      const left = state.view && state.view.seed;
+      // The player chose to leave it: it is not kept among the unfinished ones.
+      play(async () => {
+        await startMatch(newSeed());
+        if (left) game.storage.dropOpen(left);
+      });
     },
     cancel() {
       if (state.ui.panel === "knock") {

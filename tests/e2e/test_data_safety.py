@@ -139,6 +139,16 @@ def test_a_link_to_another_match_asks_first_and_keeps_the_match(page, open_app, 
     page.get_by_role("button", name="Abrir la del enlace").click()
     page.wait_for_function("() => window.ginApp.view.seed === 'LINK-0002'")
     settle(page)
+    # Back to the first seed resumes it where it was (it asks, LINK-0002 being unfinished too).
+    page.go_back()
+    page.get_by_role("button", name="Abrir la del enlace").click()
+    page.wait_for_function("() => window.ginApp.view.seed === 'LINK-0001'")
+    settle(page)
+    assert len(page.evaluate("window.ginApp.save")["actions"]) == played
+    page.evaluate("location.hash = '#seed=LINK-0002'")
+    page.get_by_role("button", name="Abrir la del enlace").click()
+    page.wait_for_function("() => window.ginApp.view.seed === 'LINK-0002'")
+    settle(page)
     # The first match is kept: "Partidas" resumes it where it was.
     button(page, "Menú").click()
     button(page, "Partidas").click()
@@ -276,6 +286,12 @@ def test_bad_settings_and_a_deep_save_never_stop_the_game(context, page, open_ap
     assert page.get_by_text("Algunos ajustes guardados no eran válidos").is_visible()
     assert any(s["raw"] == deep for s in aside(page))
     assert page.evaluate("window.ginApp.settings.level") == "normal"
+    # The settings as they were are kept aside; the checked ones replace them, so a reload is quiet.
+    assert any(json.loads(s["raw"]) == settings for s in aside(page) if s["key"] == SETTINGS_KEY)
+    assert stored(page, SETTINGS_KEY)["level"] == "normal"
+    open_app(page, settings={}, reload=True)
+    settle(page)
+    assert "settings.reset" not in notices(page)
 
 
 # --- 7. a dead worker ---------------------------------------------------------------------------
