@@ -385,9 +385,10 @@ export function createHistory(storage, call) {
     // line of a match never finished has no save here to check it against),
     // no date ahead of this clock, no oversized match or line. Throws
     // ImportRefused; on success merges (nothing counted twice)
-    // and returns {matches, duplicates, notKept, records, settings}: the
-    // matches kept, already here, not kept for want of room (KEEP), the new
-    // lines, and the file's settings or null.
+    // and returns {matches, duplicates, notKept, records, unchecked,
+    // settings}: the matches kept, already here, not kept for want of room
+    // (KEEP), the new lines, how many of them came without their match (not
+    // replayed), and the file's settings or null.
     async importData(data, onProgress = () => {}) {
       if (!data || typeof data !== "object" || Array.isArray(data)) throw new ImportRefused("data.bad_file");
       let file = data;
@@ -453,9 +454,13 @@ export function createHistory(storage, call) {
       // cannot be split to tell which).
       const sums = file.totals ? mergeTotals(totals(), file.totals, recs) : null;
       const folded = new Set((sums || totals()).ids);
+      const before = new Set(recs.map((r) => r.id));
       const newRecords = addLines(recs, fileRecords, folded) + addLines(recs, [...recounted.values()], folded);
+      // New lines the file gives without their match (finished beyond the 50
+      // kept, or left half-way): well formed, but nothing here can replay them.
+      const unchecked = fileRecords.filter((r) => !before.has(r.id) && !folded.has(digest(r.id)) && !recounted.has(r.id)).length;
       if ((kept.length || newRecords || sums) && !write(list, recs, false, sums)) throw new ImportRefused("data.cannot_save");
-      return { matches: kept.length, duplicates, notKept: fresh.length - kept.length, records: newRecords, settings: file.settings || null };
+      return { matches: kept.length, duplicates, notKept: fresh.length - kept.length, records: newRecords, unchecked, settings: file.settings || null };
     },
 
     // "Borrar": the statistics and the kept matches (not the current match,

@@ -191,6 +191,7 @@ export function openStats(ctx) {
             t("stats.imported", { matches: done.matches, records: done.records }),
             done.duplicates ? t("stats.import_duplicates", { n: done.duplicates }) : null,
             done.notKept ? t("stats.import_not_kept", { n: done.notKept, keep: KEEP }) : null,
+            done.unchecked ? t("stats.import_unchecked", { n: done.unchecked }) : null,
           ]
             .filter(Boolean)
             .join(" "),

@@ -397,7 +397,8 @@ def test_statistics_keep_recent_lines_and_sum_the_older_ones_without_changing_a_
     assert "Manos jugadas2100" in before
     one = deal_line(5000, "easy", "standard", True) | {"at": T0 + 9_000_000}
     text = import_file(page, tmp_path, {"format": "gin-local-data", "version": 2, "records": [one], "matches": []}, "one.json")
-    assert text == "Importado: 0 partidas nuevas y 1 resultados nuevos."
+    assert text == ("Importado: 0 partidas nuevas y 1 resultados nuevos. 1 de los resultados nuevos llegan sin su partida"
+                    " y no se han podido comprobar jugada a jugada.")
     recent = stored(page, RECORDS_KEY)
     assert len(recent) == 2000 and recent[-1]["id"] == one["id"]
     assert len(stored(page, "gin.totals.v1")["ids"]) == 101
