@@ -2,7 +2,7 @@
 // the controller (engine queue, computer turns, autosave), the intents, the
 // motion layer and the one render funnel draw(), and binds input to them.
 
-import { createStorage } from "./storage.js";
+import { createStorage, KEYS } from "./storage.js";
 import { seedFromHash } from "./seed.js";
 import { rulesFromHash } from "./variants.js";
 import { pickLanguage, translator } from "./i18n.js";
@@ -12,7 +12,7 @@ import { bindInput } from "./input.js";
 import { bindDrag } from "./drag.js";
 import { createController } from "./controller.js";
 import { createIntents } from "./intents.js";
-import { ANIM_MS, DEFAULT_SETTINGS } from "./settings.js";
+import { ANIM_MS, checkSettings } from "./settings.js";
 import { onFullscreenChange } from "./fullscreen.js";
 import { coachIdle } from "./coach.js";
 import { createTutorial, firstVisit } from "./tutorial.js";
@@ -21,9 +21,11 @@ const root = document.getElementById("app");
 const announcer = document.getElementById("announcer");
 const motion = createMotion(root);
 const storage = createStorage();
+// Each field checked: a bad one falls back to its default (told below).
+const checked = checkSettings(storage.readSettings());
 
 const state = {
-  settings: { ...DEFAULT_SETTINGS, ...storage.readSettings() },
+  settings: checked.settings,
   lang: "es",
   t: null,
   boot: { stage: "start", error: null },
@@ -69,9 +71,12 @@ function setLanguage(lang) {
   document.title = state.t("title");
 }
 
-function notify(key, kind = "info") {
-  if (!state.notices.some((n) => n.key === key)) state.notices.push({ key, kind });
+function notify(key, kind = "info", vars = {}) {
+  if (!state.notices.some((n) => n.key === key)) state.notices.push({ key, kind, vars });
 }
+// A stored value that could not be read is kept aside (storage.js), told once.
+storage.on("aside", () => notify("data.aside", "warning"));
+storage.on("evicted", () => notify("storage.evicted", "warning"));
 
 // The live region is a log: each announcement is a new line, so quick
 // computer moves queue up and each is read; old lines go after a few.
@@ -136,7 +141,7 @@ onFullscreenChange(() => draw());
 window.addEventListener("hashchange", () => {
   const wanted = seedFromHash(location.hash);
   if (state.view && state.boot.stage === "ready" && wanted && wanted !== state.view.seed) {
-    game.play(() => game.startMatch(wanted, rulesFromHash(location.hash)));
+    game.followLink(wanted, rulesFromHash(location.hash));
   }
 });
 
@@ -169,6 +174,12 @@ window.ginApp = {
 
 setLanguage(state.settings.lang);
 if (!storage.available) notify("storage.unavailable", "warning");
+if (checked.bad.length) {
+  // The text as it was goes aside; then the checked settings replace it.
+  const raw = storage.read(KEYS.settings);
+  if (storage.setAside(KEYS.settings, raw) || storage.asideList().some((s) => s.key === KEYS.settings && s.raw === raw)) storage.writeSettings(state.settings);
+  notify("settings.reset", "warning");
+}
 bindInput(root, intents);
 bindDrag(root, intents);
 game.boot();

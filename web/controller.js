@@ -5,13 +5,15 @@
 
 import { createHistory } from "./history.js";
 import { createEngine, EngineError, REVIEW_ROLE } from "./engine.js";
-import { newSeed, seedFromHash } from "./seed.js";
+import { newSeed, normalizeSeed, seedFromHash } from "./seed.js";
 import { newMatchRules, rulesFromHash, rulesHash } from "./variants.js";
 import { computerMove } from "./words.js";
 import { restoredKnock } from "./knock.js";
 import { DEFAULT_SETTINGS, SPEED_DELAY_MS } from "./settings.js";
 import { askCoach, askSummary, coaching } from "./coach.js";
 import { guided } from "./tutorial.js";
+import { createTabs } from "./tabs.js";
+import { askElsewhere, askLink } from "./asks.js";
 
 // Engine refusals: shown as a short message, the table stays as it was.
 const REFUSALS = new Set([
@@ -41,6 +43,11 @@ export function createController({ state, storage, draw, announce, notify, onRea
   // Finished matches and statistics (history.js); engine calls outside the
   // match's queue, since they never touch the current match.
   const finished = createHistory(storage, (method, params) => engine.call(method, params));
+  // One tab plays a match at a time (tabs.js); a tab that lost it writes
+  // nothing of the match (storage.js asks before every write).
+  const tabs = createTabs({ onLost: (seed) => lostMatch(seed) });
+  storage.setOwner(tabs.owns);
+  let elsewhere = null; // the sheet saying the match is open in another tab
 
   // The selection and an open knock panel (with the player's edits) are kept
   // beside the save, for the position they belong to, so a reload comes back
@@ -88,7 +95,8 @@ export function createController({ state, storage, draw, announce, notify, onRea
   function persistMatch(save) {
     if (!save) return;
     state.save = save;
-    if (!storage.available || guided(state)) return; // told once at start-up; the guided deal is not kept
+    // told once at start-up; another tab plays it; the guided deal is not kept
+    if (!storage.available || guided(state) || !tabs.owns()) return;
     if (!storage.writeMatch(save)) notify("storage.full", "warning");
   }
 
@@ -111,7 +119,7 @@ export function createController({ state, storage, draw, announce, notify, onRea
     // and actions: a reload, the end screen again or an older save adds
     // nothing, so the page's first view of a match counts it too (a deal
     // that ended just before the page was closed).
-    if (!state.view || !result.save || guided(state)) return; // the guided deal never counts
+    if (!state.view || !result.save || guided(state) || !tabs.owns()) return; // the guided deal never counts
     const ended = state.view.history.length;
     const key = ended ? `${state.view.seed}:${ended}` : ""; // "" again at a new match's first deal
     if (ended && (key !== counted || state.view.over)) {
@@ -185,6 +193,7 @@ export function createController({ state, storage, draw, announce, notify, onRea
     if (!rules || !rules.level) state.ui.tutorial = null; // any other match ends the guided deal
     const { profile, options = {} } = rules || newMatchRules(state.settings);
     const level = (rules && rules.level) || state.settings.level;
+    await tabs.claim(seed);
     const result = await engine.call("new_match", { seed, profile, options, level });
     state.ui.seenDeals = 0;
     accept(result);
@@ -193,37 +202,139 @@ export function createController({ state, storage, draw, announce, notify, onRea
     state.ui.profileNote = false;
   }
 
-  // Resume the saved match if there is one (and it is the URL's seed, when the
-  // URL names one); otherwise start the URL's match or a new one.
+  // The save kept for `seed`: the current one, or one left unfinished.
+  function savedFor(seed, stored = storage.readMatch()) {
+    if (stored.status === "ok" && String(stored.save.seed).toUpperCase() === seed) return stored.save;
+    const open = storage.openMatches().find((m) => m.seed.toUpperCase() === seed);
+    return open ? open.save : null;
+  }
+
+  // Load a save into the engine and the page; false when the engine refuses
+  // it (then it goes aside, never lost).
+  async function resume(save, raw = JSON.stringify(save)) {
+    try {
+      const loaded = await engine.call("load", { save });
+      generation++;
+      tellLostMoves(loaded.view.seed, (save.actions || []).length); // before accept() saves again
+      state.ui.seenDeals = loaded.view.history.length;
+      accept(loaded);
+      // A save from before this was kept has nothing pending.
+      resetUi(storage.readAcknowledged(loaded.view.seed) ?? Infinity);
+      restoreUi();
+      return true;
+    } catch (err) {
+      // bad_save, or any other failure to replay it: a save must never keep
+      // the page from opening, so it goes aside and a new match starts.
+      if (!(err instanceof EngineError) || err.code === "not_ready" || err.code === "engine_dead") throw err;
+      storage.setAsideMatch(raw);
+      notify("storage.broken", "warning");
+      return false;
+    }
+  }
+
+  // After a reload: the match could not be saved at its last moves.
+  function tellLostMoves(seed, saved) {
+    const lost = storage.lost();
+    if (!lost || lost.seed !== String(seed)) return;
+    storage.forgetLost();
+    if (lost.reached > saved) notify("storage.lost_moves", "warning", { n: lost.reached - saved });
+  }
+
+  // Play `seed` in this tab: its kept save if there is one, else from its
+  // first deal. Another tab playing it: shown, with "Jugar aquí".
+  // A kept save the engine refuses goes aside and `seed` starts from its
+  // first deal (a new seed instead when `orNew`: the seed came from that save).
+  // rules: the link's {profile, options} for a match not kept here (else the settings').
+  async function openSeed(seed, stored = storage.readMatch(), orNew = false, rules = null) {
+    if (!(await tabs.claim(seed))) {
+      const save = savedFor(seed, stored);
+      if (save) await resume(save).catch(() => {});
+      showElsewhere(seed);
+      return;
+    }
+    const save = savedFor(seed, stored);
+    if (save && (await resume(save, stored.status === "ok" && stored.save === save ? stored.raw : undefined))) return;
+    await startMatch(orNew ? newSeed() : seed, orNew ? null : rules);
+  }
+
+  // Resume the saved match if there is one (and it is the URL's seed, when
+  // the URL names one); otherwise the URL's match (kept or new) or a new one.
+  // A link to another match while this one is unfinished asks first.
   async function openMatch() {
     const wanted = seedFromHash(location.hash);
     const stored = storage.readMatch();
     if (stored.status === "corrupt") {
       storage.setAsideMatch(stored.raw);
       notify("storage.broken", "warning");
-    } else if (stored.status === "ok" && (!wanted || String(stored.save.seed).toUpperCase() === wanted)) {
-      try {
-        const loaded = await engine.call("load", { save: stored.save });
-        state.ui.seenDeals = loaded.view.history.length;
-        accept(loaded);
-        // A save from before this was kept has nothing pending.
-        resetUi(storage.readAcknowledged(loaded.view.seed) ?? Infinity);
-        restoreUi();
-        return;
-      } catch (err) {
-        // bad_save, or any other failure to replay it: a save must never keep
-        // the page from opening, so it goes aside and a new match starts.
-        if (!(err instanceof EngineError) || err.code === "not_ready") throw err;
-        storage.setAsideMatch(stored.raw);
-        notify("storage.broken", "warning");
-      }
+    }
+    const current = stored.status === "ok" ? normalizeSeed(String(stored.save.seed)) : null;
+    if (stored.status === "ok" && !current) {
+      storage.setAsideMatch(stored.raw); // no seed to play it by
+      notify("storage.broken", "warning");
+    }
+    if (current && (!wanted || current === wanted)) return openSeed(current, stored, !wanted);
+    if (current && wanted && (await tabs.claim(current)) && (await resume(stored.save, stored.raw)) && !state.view.over) {
+      linkAsked = wanted; // asked once the table is up (boot)
+      return;
     }
     try {
-      await startMatch(wanted || newSeed(), wanted ? rulesFromHash(location.hash) : null);
+      await openSeed(wanted || newSeed(), storage.readMatch(), false, wanted ? rulesFromHash(location.hash) : null);
     } catch (err) {
-      if (!wanted) throw err;
+      if (!wanted || !(err instanceof EngineError) || err.code === "engine_dead") throw err;
       await startMatch(newSeed()); // the URL's seed was refused by the engine
     }
+  }
+  let linkAsked = null;
+
+  // A link (or a typed hash) names another match than the one on the table.
+  // With a match in progress it asks: open it (this one is kept and can be
+  // resumed from "Partidas"), open it and drop this one, or stay.
+  function followLink(wanted, rules = null) {
+    if (!state.view || wanted === state.view.seed) return;
+    const current = state.view.seed;
+    const go = (drop) => {
+      play(async () => {
+        await openSeed(wanted, undefined, false, rules);
+        if (drop) storage.dropOpen(current);
+      });
+    };
+    if (state.view.over || !tabs.owns()) return go(false);
+    askLink({
+      t: () => state.t,
+      current,
+      wanted,
+      onOpen: () => go(false),
+      onDrop: () => go(true),
+      onStay: () => showSeedInUrl(current),
+    });
+  }
+
+  // The other tab took this match over (or had it first): the table waits
+  // behind a sheet that says so until "Jugar aquí", which takes it back with
+  // what the other tab saved.
+  function showElsewhere(seed) {
+    generation++; // the computer's loop stops here
+    if (elsewhere && !elsewhere.closed) return;
+    elsewhere = askElsewhere({
+      t: () => state.t,
+      onTake: () =>
+        enqueue(async () => {
+          await tabs.claim(seed, { steal: true });
+          const save = savedFor(seed);
+          if (!save || !(await resume(save))) await startMatch(seed);
+          draw();
+        }).then(() => play(async () => {})),
+    });
+    draw();
+  }
+  function lostMatch(seed) {
+    if (state.view && state.view.seed === seed) showElsewhere(seed);
+  }
+
+  // Unfinished matches kept besides this one, for "Partidas": [{seed, at, save}].
+  function openMatches() {
+    const seed = state.view && state.view.seed;
+    return storage.openMatches().filter((m) => m.seed !== seed).reverse();
   }
 
   const delay = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -304,7 +415,9 @@ export function createController({ state, storage, draw, announce, notify, onRea
         await task();
         await computerTurns();
       } catch (err) {
-        if (err.code && REFUSALS.has(err.code)) {
+        if (err.code === "engine_dead") {
+          engineDied();
+        } else if (err.code && REFUSALS.has(err.code)) {
           setMessage("refusal", err.code, refusalText(err.code));
         } else {
           notify(
@@ -351,6 +464,35 @@ export function createController({ state, storage, draw, announce, notify, onRea
     });
   }
 
+  // The worker died or stopped answering: a new one, and the match resumes
+  // from its autosave (what the table showed was saved move by move).
+  let restart = null;
+  function engineDied() {
+    restart = restart || replaceEngine();
+  }
+  function replaceEngine() {
+    generation++;
+    notify("engine.restarted", "warning");
+    if (engine) engine.terminate();
+    engine = createEngine({ fresh: true, onDead: engineDied });
+    const done = engine.ready
+      .then(() => enqueue(async () => {
+        const stored = storage.readMatch();
+        const seed = state.view ? state.view.seed : stored.status === "ok" ? String(stored.save.seed) : newSeed();
+        await openSeed(seed, stored);
+      }))
+      .then(() => {
+        restart = null;
+        play(async () => {});
+      })
+      .catch((err) => {
+        restart = null;
+        state.boot.error = { code: err.code || "boot_failed", stage: err.stage || "start", detail: err.detail || String(err) };
+        draw();
+      });
+    return done;
+  }
+
   async function boot() {
     if (engine) engine.terminate();
     state.boot = { stage: "start", error: null };
@@ -360,6 +502,7 @@ export function createController({ state, storage, draw, announce, notify, onRea
         state.boot.stage = stage;
         draw();
       },
+      onDead: engineDied,
     });
     try {
       const { timings } = await engine.ready;
@@ -368,6 +511,9 @@ export function createController({ state, storage, draw, announce, notify, onRea
       state.boot.stage = "ready";
       draw();
       play(async () => {}); // the computer may be the one to move
+      if (linkAsked) followLink(linkAsked);
+      linkAsked = null;
+      Promise.resolve(navigator.storage?.persist?.()).catch(() => {}); // ask to keep our data under pressure
       onReady({ timings, seed: state.view.seed, at: performance.now() });
       registerServiceWorker();
     } catch (err) {
@@ -407,6 +553,10 @@ export function createController({ state, storage, draw, announce, notify, onRea
     // An extra engine for the viewer's review (the caller terminates it).
     reviewEngine: () => createEngine({ role: REVIEW_ROLE }),
     history: finished,
-    idle: () => work,
+    followLink,
+    openMatches,
+    storage,
+    resumeMatch: (seed) => play(() => openSeed(seed)),
+    idle: () => (restart ? restart.then(() => work) : work),
   };
 }

@@ -25,14 +25,21 @@ export const BOOT_STAGES = ["start", "runtime", "installer", "engine", "ready"];
 
 // How long the worker may stay silent after it was started (see below).
 const START_TIMEOUT_MS = 30_000;
+// How long a call may go unanswered once the engine is up before the worker
+// counts as dead (a terminated or crashed worker never says so). The longest
+// calls (a 500-point match replayed, one range of the review) take a few
+// seconds in Pyodide on a slow phone.
+export const CALL_TIMEOUT_MS = 15_000;
 
 // The worker name of an extra engine for Difícil's review (worker.js REVIEWER):
 // it boots only from the cached snapshot and only reads shared storage.
 export const REVIEW_ROLE = "gin-review";
 
-// role: null for the page's engine (it adopts the worker boot.js started),
-// REVIEW_ROLE for an extra one, always a worker of its own.
-export function createEngine({ workerUrl = null, role = null, onProgress = () => {} } = {}) {
+// role: null for the page's engine (it adopts the worker boot.js started,
+// unless `fresh`: a replacement), REVIEW_ROLE for an extra one, always a
+// worker of its own. onDead(): the worker errored or stopped answering after
+// it was ready; every pending call fails with "engine_dead".
+export function createEngine({ workerUrl = null, role = null, fresh = false, onProgress = () => {}, onDead = () => {} } = {}) {
   const calls = new Map();
   let nextId = 1;
   let worker;
@@ -58,7 +65,7 @@ export function createEngine({ workerUrl = null, role = null, onProgress = () =>
   onProgress("start");
   let startedAt = 0;
   let early = [];
-  const adopted = workerUrl || role ? null : globalThis.ginEarlyWorker; // started by boot.js, once
+  const adopted = workerUrl || role || fresh ? null : globalThis.ginEarlyWorker; // started by boot.js, once
   try {
     if (adopted) {
       worker = adopted.worker;
@@ -100,7 +107,8 @@ export function createEngine({ workerUrl = null, role = null, onProgress = () =>
     } else if (message.type === "boot_error") {
       failBoot(new BootError(message.stage, message.code, message.detail));
     } else if (message.id !== undefined && calls.has(message.id)) {
-      const { resolve, reject } = calls.get(message.id);
+      const { resolve, reject, timer } = calls.get(message.id);
+      clearTimeout(timer);
       calls.delete(message.id);
       if (!message.ok) {
         reject(new EngineError(message.error.code, message.error.message));
@@ -118,7 +126,22 @@ export function createEngine({ workerUrl = null, role = null, onProgress = () =>
   function onError(event) {
     clearTimeout(silence);
     if (event.preventDefault) event.preventDefault();
+    if (settled && !failed) return die(event.message || "worker error");
     failBoot(new BootError("start", "missing_file", event.message || "worker.js did not load"));
+  }
+
+  // After the boot: the worker is gone for good; the page starts another.
+  function die(detail) {
+    if (failed) return;
+    failed = true;
+    for (const { reject, timer } of calls.values()) {
+      clearTimeout(timer);
+      reject(new EngineError("engine_dead", detail));
+    }
+    calls.clear();
+    if (worker) worker.terminate();
+    worker = null;
+    onDead(detail);
   }
 
   worker.addEventListener("message", onMessage);
@@ -129,13 +152,15 @@ export function createEngine({ workerUrl = null, role = null, onProgress = () =>
     if (!worker) return Promise.reject(new EngineError("not_ready"));
     const id = nextId++;
     return new Promise((resolve, reject) => {
-      calls.set(id, { resolve, reject });
+      const timer = settled ? setTimeout(() => die(`${method} unanswered for ${CALL_TIMEOUT_MS} ms`), CALL_TIMEOUT_MS) : null;
+      calls.set(id, { resolve, reject, timer });
       worker.postMessage({ id, method, params });
     });
   }
 
   function terminate() {
     clearTimeout(silence);
+    for (const { timer } of calls.values()) clearTimeout(timer);
     if (worker) worker.terminate();
     worker = null;
     failBoot(new BootError("start", "terminated", ""));

@@ -18,6 +18,10 @@
 import { KEYS } from "./storage.js";
 
 export const KEEP = 50;
+// Statistics lines kept one by one (about 235 matches); older ones are summed
+// into gin.totals.v1 (bounded: 9 groups, 16 bests and streaks, and a 12-digit
+// digest of each summed line's id so that it is never counted again).
+export const RECENT_LINES = 2000;
 export const EXPORT_FORMAT = "gin-local-data";
 // 2: a line per deal and per match (1, a line per finished match, is refused).
 export const EXPORT_VERSION = 2;
@@ -117,16 +121,111 @@ function sameRecord(a, b) {
   return same && (a.kind !== "match" || (a.totals[0] === b.totals[0] && a.totals[1] === b.totals[1]));
 }
 
+// --- the sum of the older lines ------------------------------------------------
+
+const FILTER_ANY = "*";
+const filterKey = (level, profile) => `${level || FILTER_ANY}|${profile || FILTER_ANY}`;
+// The four filters a line counts under: any/any, its level, its profile, both.
+const filtersOf = (r) => [filterKey(null, null), filterKey(r.level, null), filterKey(null, r.profile), filterKey(r.level, r.profile)];
+const digest = (id) => hash(id).slice(0, 12);
+const zeroGroup = () => ({ ...Object.fromEntries(COUNTERS.map((k) => [k, 0])), knock_deadwood: 0, knock_count: 0 });
+
+export function emptyTotals() {
+  return { version: 1, groups: {}, best: {}, streaks: {}, ids: [], until: 0 };
+}
+
+const FILTER_KEYS = new Set(
+  [null, ...LEVELS].flatMap((level) => [null, ...PROFILES].map((profile) => filterKey(level, profile))),
+);
+const GROUP_KEYS = new Set(LEVELS.flatMap((level) => PROFILES.map((profile) => filterKey(level, profile))));
+
+// Stored or imported totals: every part of the right kind and within bounds.
+export function validTotals(t) {
+  if (!t || typeof t !== "object" || Array.isArray(t) || t.version !== 1) return false;
+  if (!Number.isFinite(t.until) || !Array.isArray(t.ids) || !t.ids.every((id) => typeof id === "string" && /^[0-9a-f]{12}$/.test(id))) return false;
+  const plain = (o) => o && typeof o === "object" && !Array.isArray(o);
+  if (!plain(t.groups) || !plain(t.best) || !plain(t.streaks)) return false;
+  for (const [key, g] of Object.entries(t.groups)) {
+    if (!GROUP_KEYS.has(key) || !plain(g) || ![...COUNTERS, "knock_deadwood", "knock_count"].every((k) => isCount(g[k]))) return false;
+  }
+  for (const [key, b] of Object.entries(t.best)) {
+    if (!FILTER_KEYS.has(key) || !plain(b) || !Array.isArray(b.totals) || b.totals.length !== 2 || !b.totals.every(isCount)) return false;
+    if (b.margin !== b.totals[0] - b.totals[1] || typeof b.seed !== "string") return false;
+  }
+  for (const [key, v] of Object.entries(t.streaks)) {
+    if (!FILTER_KEYS.has(key) || !plain(v) || !isCount(v.streak) || !isCount(v.best_streak) || v.streak > v.best_streak) return false;
+  }
+  return true;
+}
+
+// `mine` plus another browser's totals (none of whose lines `mine` or the
+// lines `recs` have), or null when all of them are here already.
+function mergeTotals(mine, theirs, recs) {
+  const known = new Set([...mine.ids, ...recs.map((r) => digest(r.id))]);
+  const shared = theirs.ids.filter((id) => known.has(id)).length;
+  if (shared === theirs.ids.length) return null;
+  if (shared) throw new ImportRefused("data.totals_overlap");
+  const out = structuredClone(mine);
+  for (const [key, g] of Object.entries(theirs.groups)) {
+    const group = (out.groups[key] ||= zeroGroup());
+    for (const k of Object.keys(group)) group[k] += g[k];
+  }
+  for (const [key, b] of Object.entries(theirs.best)) if (!out.best[key] || b.margin > out.best[key].margin) out.best[key] = structuredClone(b);
+  for (const [key, v] of Object.entries(theirs.streaks)) {
+    const s = (out.streaks[key] ||= { streak: 0, best_streak: 0 });
+    s.best_streak = Math.max(s.best_streak, v.best_streak);
+  }
+  out.ids.push(...theirs.ids);
+  out.until = Math.max(out.until, theirs.until);
+  return out;
+}
+
+// Sums `lines` (oldest first) into `totals` (changed in place).
+function fold(totals, lines) {
+  for (const r of lines) {
+    const group = (totals.groups[filterKey(r.level, r.profile)] ||= zeroGroup());
+    for (const k of COUNTERS) group[k] += r[k];
+    group.knock_deadwood += r.knock_deadwood;
+    group.knock_count += r.knock_count;
+    if (r.kind === "match") {
+      const margin = r.totals[0] - r.totals[1];
+      for (const key of filtersOf(r)) {
+        const best = totals.best[key];
+        if (!best || margin > best.margin) totals.best[key] = { totals: [...r.totals], margin, seed: r.seed };
+        const s = (totals.streaks[key] ||= { streak: 0, best_streak: 0 });
+        s.streak = r.won ? s.streak + 1 : 0;
+        s.best_streak = Math.max(s.best_streak, s.streak);
+      }
+    }
+    totals.ids.push(digest(r.id));
+    totals.until = Math.max(totals.until, r.at);
+  }
+  return totals;
+}
+
 // The sum of lines (oldest first) whose level and profile match the filter
 // (null: any), with the same fields as gin/stats.py's groups: the counters of
-// every line; the best match and the streaks from the match lines.
-export function summarize(records, { level = null, profile = null } = {}) {
+// every line; the best match and the streaks from the match lines. `totals`:
+// the older lines already summed (gin.totals.v1), which come first.
+export function summarize(records, { level = null, profile = null } = {}, totals = null) {
   const sum = Object.fromEntries(COUNTERS.map((k) => [k, 0]));
   let knockDeadwood = 0;
   let knockCount = 0;
   let best = null;
   let streak = 0;
   let bestStreak = 0;
+  if (totals) {
+    for (const [key, g] of Object.entries(totals.groups)) {
+      const [l, p] = key.split("|");
+      if ((level && l !== level) || (profile && p !== profile)) continue;
+      for (const k of COUNTERS) sum[k] += g[k];
+      knockDeadwood += g.knock_deadwood;
+      knockCount += g.knock_count;
+    }
+    const key = filterKey(level, profile);
+    if (totals.best[key]) best = { ...totals.best[key], totals: [...totals.best[key].totals] };
+    if (totals.streaks[key]) ({ streak, best_streak: bestStreak } = totals.streaks[key]);
+  }
   for (const r of records) {
     if ((level && r.level !== level) || (profile && r.profile !== profile)) continue;
     for (const k of COUNTERS) sum[k] += r[k];
@@ -158,24 +257,49 @@ export class ImportRefused extends Error {
 }
 
 // storage: storage.js's adapter; call(method, params): the engine.
+// Import bounds: a real save is a few tens of KB and a line ~300 characters;
+// a date more than a day ahead of this clock is refused (it would sort after
+// every match played later).
+export const MAX_MATCH_CHARS = 300_000;
+export const MAX_LINE_CHARS = 2_000;
+const FUTURE_SLACK_MS = 24 * 3600 * 1000;
+
+// storage: storage.js's adapter; call(method, params): the engine.
 export function createHistory(storage, call) {
-  function readList(key) {
-    const value = storage.readJson(key);
-    return Array.isArray(value) ? value : [];
+  // A collection that cannot be read, or holds entries that are not what
+  // they should be, is kept aside (storage.js) before anything is written
+  // over it; what is readable is used.
+  function readList(key, valid = () => true) {
+    const value = storage.readChecked(key, Array.isArray);
+    if (!value) return [];
+    const good = value.filter(valid);
+    if (good.length !== value.length) storage.setAside(key, storage.read(key));
+    return good;
   }
+  const isKept = (m) => m && typeof m === "object" && m.save && typeof m.save === "object" && !Array.isArray(m.save);
   function matches() {
-    return readList(KEYS.finished).filter((m) => m && typeof m === "object" && m.save && typeof m.save === "object");
+    return readList(KEYS.finished, isKept);
   }
   function records() {
-    return readList(KEYS.records).filter(validRecord);
+    return readList(KEYS.records, validRecord);
+  }
+  function totals() {
+    return storage.readChecked(KEYS.totals, validTotals) || emptyTotals();
   }
   const byTime = (a, b) => a.at - b.at;
 
-  function write(list, recs) {
+  // evict: room may be made by dropping old replays (a match played here;
+  // never an import).
+  // Lines beyond RECENT_LINES, the oldest, are summed into the totals.
+  function write(list, recs, evict = false, sums = null) {
     const kept = [...list].sort(byTime).slice(-KEEP);
-    const okMatches = storage.writeJson(KEYS.finished, kept);
-    const okRecords = storage.writeJson(KEYS.records, [...recs].sort(byTime));
-    return okMatches && okRecords;
+    const lines = [...recs].sort(byTime);
+    const entries = [
+      [KEYS.finished, kept],
+      [KEYS.records, lines.slice(-RECENT_LINES)],
+    ];
+    if (lines.length > RECENT_LINES || sums) entries.push([KEYS.totals, fold(sums || totals(), lines.slice(0, Math.max(0, lines.length - RECENT_LINES)))]);
+    return storage.writeAll(entries, { evict });
   }
 
   // The engine's lines of one save (finished or not); throws on a bad save.
@@ -184,12 +308,12 @@ export function createHistory(storage, call) {
     return { over: stats.counted === 1, lines: linesOf(save, stats, at) };
   }
 
-  // Adds the lines not counted yet; returns how many.
-  function addLines(recs, lines) {
+  // Adds the lines not counted yet (one by one or in the totals); returns how many.
+  function addLines(recs, lines, folded = new Set(totals().ids)) {
     const known = new Set(recs.map((r) => r.id));
     let added = 0;
     for (const line of lines) {
-      if (known.has(line.id)) continue;
+      if (known.has(line.id) || folded.has(digest(line.id))) continue;
       recs.push(line);
       known.add(line.id);
       added++;
@@ -200,6 +324,7 @@ export function createHistory(storage, call) {
   return {
     matches,
     records,
+    totals,
 
     // The current match's save after a deal ended (or on opening the page):
     // its ended deals are counted, each once, and the match too once it is
@@ -215,7 +340,7 @@ export function createHistory(storage, call) {
       const id = matchId(save);
       const keepIt = over && !cleared.has(id) && !list.some((m) => matchId(m.save) === id);
       if (keepIt) list.push({ at, save });
-      if (added || keepIt) write(list, recs);
+      if (added || keepIt) write(list, recs, true);
       return added;
     },
 
@@ -224,10 +349,11 @@ export function createHistory(storage, call) {
     async reconcile() {
       const list = matches();
       const recs = records();
+      const folded = new Set(totals().ids);
       const known = new Set(recs.map((r) => r.id));
       let added = 0;
       for (const m of list) {
-        if (known.has(matchId(m.save))) continue;
+        if (known.has(matchId(m.save)) || folded.has(digest(matchId(m.save)))) continue;
         try {
           const { over, lines } = await linesFor(m.save, typeof m.at === "number" ? m.at : Date.now());
           if (over) added += addLines(recs, lines);
@@ -248,6 +374,7 @@ export function createHistory(storage, call) {
         exported: new Date().toISOString(),
         settings: { ...settings },
         records: records(),
+        totals: totals(),
         matches: matches(),
       };
     },
@@ -256,8 +383,13 @@ export function createHistory(storage, call) {
     // Everything is checked before anything is written: each match must load
     // and be finished (the engine replays it), a line of a match in the file
     // must equal that match's recount, every line must be well formed (a deal
-    // line of a match never finished has no save here to check it against). Throws ImportRefused; on success merges (nothing counted twice)
-    // and returns {matches, records, settings} (new ones; settings or null).
+    // line of a match never finished has no save here to check it against),
+    // no date ahead of this clock, no oversized match or line. Throws
+    // ImportRefused; on success merges (nothing counted twice)
+    // and returns {matches, duplicates, notKept, records, unchecked,
+    // settings}: the matches kept, already here, not kept for want of room
+    // (KEEP), the new lines, how many of them came without their match (not
+    // replayed), and the file's settings or null.
     async importData(data, onProgress = () => {}) {
       if (!data || typeof data !== "object" || Array.isArray(data)) throw new ImportRefused("data.bad_file");
       let file = data;
@@ -268,11 +400,15 @@ export function createHistory(storage, call) {
       const fileRecords = file.records === undefined ? [] : file.records;
       if (!Array.isArray(fileMatches) || !Array.isArray(fileRecords)) throw new ImportRefused("data.bad_file");
       if (file.settings !== undefined && (!file.settings || typeof file.settings !== "object" || Array.isArray(file.settings))) throw new ImportRefused("data.bad_file");
+      if (file.totals !== undefined && !validTotals(file.totals)) throw new ImportRefused("data.bad_totals");
+      const now = Date.now();
       const recounted = new Map(); // id -> line, from the file's matches
       for (let i = 0; i < fileMatches.length; i++) {
         onProgress(i, fileMatches.length);
         const m = fileMatches[i];
         if (!m || typeof m !== "object" || !m.save || typeof m.save !== "object" || typeof m.at !== "number") throw new ImportRefused("data.bad_match", { n: i + 1 });
+        if (!Number.isFinite(m.at) || m.at > now + FUTURE_SLACK_MS) throw new ImportRefused("data.future_match", { n: i + 1 });
+        if (JSON.stringify(m.save).length > MAX_MATCH_CHARS) throw new ImportRefused("data.oversized_match", { n: i + 1 });
         let counted;
         try {
           counted = await linesFor(m.save, m.at);
@@ -286,28 +422,46 @@ export function createHistory(storage, call) {
       for (let i = 0; i < fileRecords.length; i++) {
         const r = fileRecords[i];
         if (!validRecord(r) || seen.has(r.id)) throw new ImportRefused("data.bad_record", { n: i + 1 });
+        if (r.at > now + FUTURE_SLACK_MS) throw new ImportRefused("data.future_record", { n: i + 1 });
+        if (JSON.stringify(r).length > MAX_LINE_CHARS) throw new ImportRefused("data.oversized_record", { n: i + 1 });
         seen.add(r.id);
         const again = recounted.get(r.id);
         if (again && !sameRecord(r, again)) throw new ImportRefused("data.record_mismatch", { n: i + 1 });
       }
-      // Merge: what is here stays; what is new is added.
+      // Merge: what is here stays (an import never removes a local match);
+      // what is new is added while there is room under KEEP, the newest
+      // first, and the rest is reported as not kept.
       const list = matches();
       const recs = records();
       const haveMatch = new Set(list.map((m) => matchId(m.save)));
-      let newMatches = 0;
+      const fresh = [];
+      let duplicates = 0;
       for (const m of fileMatches) {
         const id = matchId(m.save);
-        if (!haveMatch.has(id)) {
-          list.push({ at: m.at, save: m.save });
+        if (haveMatch.has(id)) duplicates++;
+        else {
+          fresh.push({ at: m.at, save: m.save });
           haveMatch.add(id);
-          newMatches++;
         }
       }
+      fresh.sort(byTime);
+      const room = Math.max(0, KEEP - list.length);
+      const kept = room ? fresh.slice(-room) : [];
+      list.push(...kept);
       // The file's own lines first (they keep their times), then any line of
       // its matches that it lacks.
-      const newRecords = addLines(recs, fileRecords) + addLines(recs, [...recounted.values()]);
-      if (!write(list, recs)) throw new ImportRefused("data.cannot_save");
-      return { matches: newMatches, records: newRecords, settings: file.settings || null };
+      // The file's summed older lines: added when none of them is here yet,
+      // nothing when all are; a file that shares only some is refused (a sum
+      // cannot be split to tell which).
+      const sums = file.totals ? mergeTotals(totals(), file.totals, recs) : null;
+      const folded = new Set((sums || totals()).ids);
+      const before = new Set(recs.map((r) => r.id));
+      const newRecords = addLines(recs, fileRecords, folded) + addLines(recs, [...recounted.values()], folded);
+      // New lines the file gives without their match (finished beyond the 50
+      // kept, or left half-way): well formed, but nothing here can replay them.
+      const unchecked = fileRecords.filter((r) => !before.has(r.id) && !folded.has(digest(r.id)) && !recounted.has(r.id)).length;
+      if ((kept.length || newRecords || sums) && !write(list, recs, false, sums)) throw new ImportRefused("data.cannot_save");
+      return { matches: kept.length, duplicates, notKept: fresh.length - kept.length, records: newRecords, unchecked, settings: file.settings || null };
     },
 
     // "Borrar": the statistics and the kept matches (not the current match,
@@ -318,7 +472,7 @@ export function createHistory(storage, call) {
     clear(current = null) {
       const cleared = current ? records().filter((r) => r.seed === String(current.seed) && r.id === lineId(current, r)).map((r) => r.id) : [];
       const a = storage.remove(KEYS.finished);
-      const b = storage.remove(KEYS.records);
+      const b = storage.remove(KEYS.records) && storage.remove(KEYS.totals);
       const c = cleared.length ? storage.writeJson(KEYS.cleared, cleared) : storage.remove(KEYS.cleared);
       return a && b && c;
     },

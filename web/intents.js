@@ -5,7 +5,7 @@ import { cardPoints } from "./cards.js";
 import { newSeed } from "./seed.js";
 import { hintAction, newDeal, reasonText } from "./words.js";
 import { knockDraft, moveInDraft, resetDraft } from "./knock.js";
-import { DEFAULT_SETTINGS, SPEED_DELAY_MS } from "./settings.js";
+import { CUSTOM_CHOICES, DEFAULT_SETTINGS, SPEED_DELAY_MS } from "./settings.js";
 import { toggleFullscreen } from "./fullscreen.js";
 import { matchId } from "./history.js";
 import { openStats, openGames } from "./statspanel.js";
@@ -224,7 +224,12 @@ export function createIntents({ state, game, draw, announce, setLanguage, clearL
     },
     confirmNew() {
       state.ui.panel = null;
-      play(() => startMatch(newSeed()));
+      const left = state.view && state.view.seed;
+      // The player chose to leave it: it is not kept among the unfinished ones.
+      play(async () => {
+        await startMatch(newSeed());
+        if (left) game.storage.dropOpen(left);
+      });
     },
     cancel() {
       if (state.ui.panel === "knock") {
@@ -297,12 +302,7 @@ export function createIntents({ state, game, draw, announce, setLanguage, clearL
       draw();
     },
     customOption({ name, value }) {
-      const allowed = {
-        gin_bonus: [20, 25],
-        undercut_bonus: [10, 20, 25],
-        big_gin_bonus: [null, 25, 31, 50],
-        target: [100, 250, 500],
-      };
+      const allowed = CUSTOM_CHOICES;
       if (!(name in allowed)) return;
       const parsed = value === "off" ? null : Number(value);
       if (!allowed[name].includes(parsed)) return;
@@ -394,6 +394,13 @@ export function createIntents({ state, game, draw, announce, setLanguage, clearL
       matchId,
       history: game.history,
       currentSave: () => state.save,
+      storage: game.storage,
+      openMatches: game.openMatches,
+      resume(seed) {
+        state.ui.menuOpen = false;
+        draw();
+        game.resumeMatch(seed);
+      },
     };
   }
 

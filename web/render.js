@@ -394,7 +394,7 @@ function notices(ui) {
       el(
         "p",
         { class: `notice ${notice.kind}`, dataset: { notice: notice.key } },
-        el("span", { text: ui.t(notice.key) }),
+        el("span", { text: ui.t(notice.key, notice.vars) }),
         intentButton("×", "dismiss", { class: "dismiss", key: `dismiss:${index}`, dataset: { index }, "aria-label": "×" }),
       ),
     ),

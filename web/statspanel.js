@@ -7,6 +7,50 @@ import { openSheet } from "./sheet.js";
 import { summarize, KEEP, LEVELS, PROFILES, ImportRefused } from "./history.js";
 import { clearCoachLog, coachChart } from "./coachlog.js";
 import { profileName } from "./variants.js";
+import { KEYS, ASIDE_SLOTS } from "./storage.js";
+
+// What each key kept aside holds, in words.
+const ASIDE_NAMES = {
+  [KEYS.match]: "aside.match",
+  [KEYS.settings]: "aside.settings",
+  [KEYS.finished]: "aside.finished",
+  [KEYS.records]: "aside.records",
+  [KEYS.open]: "aside.open",
+  [KEYS.totals]: "aside.records",
+};
+// About what a browser gives one site in localStorage (5,242,880 characters in Chromium).
+const QUOTA_KB = 5120;
+
+function download(text, name, type) {
+  const blob = new Blob([text], { type });
+  const url = URL.createObjectURL(blob);
+  const link = el("a", { href: url, download: name, hidden: true });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+// The space used, and each value kept aside with its raw text to download.
+function dataSection(t, lang, storage) {
+  const when = new Intl.DateTimeFormat(lang === "en" ? "en-GB" : "es-ES", { dateStyle: "short", timeStyle: "short" });
+  const kb = Math.ceil(storage.used() / 1024);
+  const aside = storage.asideList();
+  const items = aside.map((slot, i) => {
+    const what = t(ASIDE_NAMES[slot.key] || "aside.other");
+    const stamp = Number.isFinite(slot.at) ? when.format(new Date(slot.at)) : "—";
+    const save = () => download(slot.raw, `gin-apartado-${i + 1}.txt`, "text/plain");
+    return el("li", {}, button(t("stats.aside_download", { what, when: stamp }), `aside:${i}`, save, { class: "btn game-item" }));
+  });
+  return el(
+    "div",
+    { class: "stats-data" },
+    el("p", { class: "note space-note", text: t("stats.space", { kb: number(lang, kb), max: number(lang, QUOTA_KB) }) }),
+    items.length ? el("h3", { text: t("stats.aside_title") }) : null,
+    items.length ? el("p", { class: "note", text: t("stats.aside_note", { n: ASIDE_SLOTS }) }) : null,
+    items.length ? el("ul", { class: "game-list aside-list" }, items) : null,
+  );
+}
 
 function number(lang, n) {
   return new Intl.NumberFormat(lang === "en" ? "en-GB" : "es-ES", { maximumFractionDigits: 2 }).format(n);
@@ -55,7 +99,7 @@ export function openStats(ctx) {
     const t = ctx.t();
     const lang = ctx.lang();
     const records = ctx.history.records();
-    const s = summarize(records, { level: filter.level || null, profile: filter.profile || null });
+    const s = summarize(records, { level: filter.level || null, profile: filter.profile || null }, ctx.history.totals());
     const statusLine = status
       ? el("p", { class: `message ${status.kind === "error" ? "refusal" : "info"} data-status`, role: status.kind === "error" ? "alert" : "status", text: status.text(t) })
       : null;
@@ -113,6 +157,7 @@ export function openStats(ctx) {
           }),
           button(t("sheet.back_menu"), "closeStats", () => sheet.close(), { class: "btn primary" }),
         ),
+        dataSection(t, lang, ctx.storage),
         input,
       ],
       focusKey,
@@ -121,14 +166,8 @@ export function openStats(ctx) {
 
   function exportFile() {
     const data = ctx.history.exportData(ctx.settings());
-    const blob = new Blob([JSON.stringify(data, null, 1)], { type: "application/json" });
-    const url = URL.createObjectURL(blob);
     const stamp = new Date().toISOString().slice(0, 10);
-    const link = el("a", { href: url, download: `gin-rummy-${stamp}.json`, hidden: true });
-    document.body.append(link);
-    link.click();
-    link.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    download(JSON.stringify(data, null, 1), `gin-rummy-${stamp}.json`, "application/json");
     const n = data.matches.length;
     status = { kind: "ok", text: (t) => t("stats.exported", { n }) };
     draw("export");
@@ -148,7 +187,19 @@ export function openStats(ctx) {
     try {
       const done = await ctx.history.importData(data);
       if (done.settings) ctx.applySettings(done.settings);
-      status = { kind: "ok", text: (t) => t("stats.imported", { matches: done.matches, records: done.records }) };
+      // Exactly what was kept: new matches and lines, and what was not.
+      status = {
+        kind: "ok",
+        text: (t) =>
+          [
+            t("stats.imported", { matches: done.matches, records: done.records }),
+            done.duplicates ? t("stats.import_duplicates", { n: done.duplicates }) : null,
+            done.notKept ? t("stats.import_not_kept", { n: done.notKept, keep: KEEP }) : null,
+            done.unchecked ? t("stats.import_unchecked", { n: done.unchecked }) : null,
+          ]
+            .filter(Boolean)
+            .join(" "),
+      };
     } catch (err) {
       const refusal = err instanceof ImportRefused ? err : new ImportRefused("data.bad_file");
       status = { kind: "error", text: (t) => `${t("data.refused")} ${t(refusal.key, refusal.vars)}` };
@@ -183,9 +234,21 @@ export function openGames(ctx) {
       node.addEventListener("click", () => ctx.watch(m.save, () => draw(`game:${i}`)));
       return el("li", {}, node);
     });
+    const open = ctx.openMatches().map((m) =>
+      el(
+        "li",
+        {},
+        button(t("games.resume", { seed: m.seed }), `open:${m.seed}`, () => {
+          sheet.close();
+          ctx.resume(m.seed);
+        }, { class: "btn game-item" }),
+      ),
+    );
     sheet.fill(
       t("games.title"),
       [
+        open.length ? el("h3", { text: t("games.open_title") }) : null,
+        open.length ? el("ul", { class: "game-list open-list" }, open) : null,
         el("p", { class: "note", text: t("games.note", { n: KEEP }) }),
         items.length ? el("ol", { class: "game-list" }, items) : el("p", { class: "none", text: t("games.empty") }),
         el("div", { class: "panel-buttons" }, button(t("sheet.back_menu"), "closeGames", () => sheet.close(), { class: "btn primary" })),

@@ -3,21 +3,70 @@
 
 export const KEYS = Object.freeze({
   match: "gin.match.v1", // the current match's save (gin.save format)
-  brokenMatch: "gin.match.broken", // a save that could not be loaded, kept aside
+  brokenMatch: "gin.match.broken", // (before gin.aside.v1) one unreadable save; moved into the slots
   settings: "gin.settings.v1", // language, level, speed, sort...
   acknowledged: "gin.acknowledged.v1", // {seed, deal}: the last deal result the player closed
   ui: "gin.ui.v1", // {seed, actions, selected, order, knock}: the selection, the hand order, an open knock panel
   finished: "gin.finished.v1", // [{at, save}]: the last 50 finished matches, oldest first (history.js)
   records: "gin.records.v2", // [line]: one per deal ever ended and per match ever finished (history.js)
   cleared: "gin.cleared.v1", // [line id]: the match in progress's lines when "Borrar" was pressed (history.js)
+  totals: "gin.totals.v1", // the statistics lines older than the last RECENT_LINES, summed (history.js)
+  open: "gin.open.v1", // [{seed, at, save}]: matches left unfinished for another one, newest last
+  aside: "gin.aside.v1", // [{key, at, raw}]: unreadable stored values kept aside, oldest first
 });
+// In sessionStorage (a quota of its own, and it survives a reload of the
+// tab): {seed, saved, reached} when the match could not be saved.
+export const LOST_KEY = "gin.lost.v1";
+
+// Bounds (documented in docs/history.md).
+export const ASIDE_SLOTS = 5; // unreadable values kept aside; the oldest goes first
+export const OPEN_KEEP = 8; // unfinished matches kept besides the current one
+// A stored save longer or deeper than this is set aside before it reaches the
+// worker (the engine refuses deeper than 32 levels; a real save nests 4 deep
+// and a 500-point match is well under 200,000 characters).
+export const MAX_SAVE_CHARS = 1_000_000;
+export const MAX_SAVE_DEPTH = 32;
+
+// How deep the lists and objects of a JSON text nest, without parsing it
+// (a 5,000-deep text would overflow a recursive reader).
+export function jsonDepth(text) {
+  let depth = 0;
+  let most = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++; // backslash: skip the escaped character
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 91 || c === 123) most = Math.max(most, ++depth);
+    else if (c === 93 || c === 125) depth--;
+  }
+  return most;
+}
+
+// A parsed save as the engine wants one (an object), or null: too long, too
+// deep, not JSON or not an object.
+export function parseSave(raw) {
+  if (typeof raw !== "string" || raw.length > MAX_SAVE_CHARS || jsonDepth(raw) > MAX_SAVE_DEPTH) return null;
+  try {
+    const save = JSON.parse(raw);
+    return save !== null && typeof save === "object" && !Array.isArray(save) ? save : null;
+  } catch {
+    return null;
+  }
+}
+
+function defaultSession() {
+  return window.sessionStorage;
+}
 
 function defaultBackend() {
   // Merely reading window.localStorage throws where storage is blocked.
   return window.localStorage;
 }
 
-export function createStorage(getBackend = defaultBackend) {
+export function createStorage(getBackend = defaultBackend, getSession = defaultSession) {
   let backend = null;
   try {
     backend = getBackend();
@@ -27,9 +76,21 @@ export function createStorage(getBackend = defaultBackend) {
   } catch {
     backend = null;
   }
+  let session = null;
+  try {
+    session = getSession();
+  } catch {
+    session = null;
+  }
   // Becomes false after any failed write (quota, blocked), so the page can
   // say "cannot save" once instead of pretending.
   let writable = backend !== null;
+  // The keys of the match in progress are written only by the tab that owns
+  // it (tabs.js); the collections merge what is stored, so any tab may.
+  const GUARDED = new Set([KEYS.match, KEYS.ui, KEYS.acknowledged, KEYS.open]);
+  let owns = () => true;
+  const hooks = { aside: () => {}, evicted: () => {} };
+  let lastWritten = { text: null, seed: null }; // what this page last wrote under KEYS.match
 
   function read(key) {
     if (!backend) return null;
@@ -40,26 +101,162 @@ export function createStorage(getBackend = defaultBackend) {
     }
   }
 
-  function write(key, value) {
-    if (!backend) return false;
+  function tryWrite(key, value) {
     try {
       backend.setItem(key, value);
-      writable = true;
       return true;
     } catch {
-      writable = false;
       return false;
     }
   }
 
+  // Room is made by dropping the oldest kept replays, one at a time; never
+  // the current match, the statistics or what was kept aside.
+  function evictOldestReplay() {
+    const raw = read(KEYS.finished);
+    let list;
+    try {
+      list = JSON.parse(raw);
+    } catch {
+      return false;
+    }
+    if (!Array.isArray(list) || !list.length) return false;
+    list.sort((a, b) => ((a && a.at) || 0) - ((b && b.at) || 0));
+    list.shift();
+    if (!tryWrite(KEYS.finished, JSON.stringify(list))) return false;
+    hooks.evicted(1);
+    return true;
+  }
+
+  // evict: whether old replays may go to make room (not for an import,
+  // which must never remove a local match).
+  function write(key, value, evict = true) {
+    if (!backend) return false;
+    if (GUARDED.has(key) && !owns()) return false;
+    let ok = tryWrite(key, value);
+    while (!ok && evict && key !== KEYS.finished && key !== KEYS.aside && evictOldestReplay()) ok = tryWrite(key, value);
+    writable = ok;
+    return ok;
+  }
+
   function remove(key) {
     if (!backend) return false;
+    if (GUARDED.has(key) && !owns()) return false;
     try {
       backend.removeItem(key);
       return true;
     } catch {
       return false;
     }
+  }
+
+  function readJson(key) {
+    const raw = read(key);
+    if (raw === null) return null;
+    try {
+      return JSON.parse(raw);
+    } catch {
+      return null;
+    }
+  }
+
+  // --- values kept aside ----------------------------------------------------
+  function asideList() {
+    const value = readJson(KEYS.aside);
+    return Array.isArray(value) ? value.filter((v) => v && typeof v.key === "string" && typeof v.raw === "string") : [];
+  }
+
+  // Keeps `raw` (the text found under `key`) in the slots, the oldest slot
+  // dropped first when there are too many or no room; a copy already kept is
+  // not kept twice. Returns true when it is newly kept (the caller tells the
+  // player, once). With `free`, the key is emptied afterwards.
+  function setAside(key, raw, { free = false } = {}) {
+    if (!backend || typeof raw !== "string") return false;
+    const slots = asideList();
+    if (slots.some((s) => s.key === key && s.raw === raw)) {
+      if (free) remove(key);
+      return false;
+    }
+    slots.push({ key, at: Date.now(), raw });
+    while (slots.length > ASIDE_SLOTS) slots.shift();
+    let kept = tryWrite(KEYS.aside, JSON.stringify(slots));
+    while (!kept && slots.length > 1) {
+      slots.shift();
+      kept = tryWrite(KEYS.aside, JSON.stringify(slots));
+    }
+    if (!kept && read(key) === raw) {
+      // The copy does not fit beside the original: free the original first
+      // (the text is in hand), and put it back if even then it does not fit.
+      remove(key);
+      kept = tryWrite(KEYS.aside, JSON.stringify(slots));
+      if (!kept) tryWrite(key, raw);
+    }
+    if (kept && free) remove(key);
+    if (kept) hooks.aside(key);
+    return kept;
+  }
+
+  // A stored value that is there but unreadable, or not what `check` wants:
+  // kept aside (never overwritten unseen), and null returned.
+  function readChecked(key, check) {
+    const raw = read(key);
+    if (raw === null) return null;
+    let value;
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      setAside(key, raw);
+      return null;
+    }
+    if (!check(value)) {
+      setAside(key, raw);
+      return null;
+    }
+    return value;
+  }
+
+  // --- unfinished matches kept besides the current one ----------------------
+  function openList() {
+    const raw = read(KEYS.open);
+    if (raw === null) return [];
+    const list = readChecked(KEYS.open, Array.isArray) || [];
+    const good = list.filter((m) => m && typeof m.seed === "string" && m.save && typeof m.save === "object" && !Array.isArray(m.save));
+    if (good.length !== list.length) setAside(KEYS.open, raw);
+    return good;
+  }
+
+  function writeOpen(list) {
+    while (list.length > OPEN_KEEP) list.shift();
+    return list.length ? write(KEYS.open, JSON.stringify(list)) : remove(KEYS.open);
+  }
+
+  // Before another match's save takes the key, the one there (written by
+  // this or another tab) joins the unfinished ones, unless it is the same
+  // match.
+  function keepOtherMatch(seed) {
+    const raw = read(KEYS.match);
+    if (raw === null || (raw === lastWritten.text && seed === lastWritten.seed)) return true;
+    const other = parseSave(raw);
+    if (!other || typeof other.seed !== "string") return setAside(KEYS.match, raw) || true;
+    if (String(other.seed) === seed) return true;
+    const list = openList().filter((m) => m.seed !== String(other.seed));
+    list.push({ seed: String(other.seed), at: Date.now(), save: other });
+    return writeOpen(list);
+  }
+
+  function noteLost(value) {
+    try {
+      if (value) session.setItem(LOST_KEY, JSON.stringify(value));
+      else session.removeItem(LOST_KEY);
+    } catch {
+      // no session storage: only the notice at once
+    }
+  }
+
+  // Values of the legacy single slot join the slots.
+  {
+    const legacy = read(KEYS.brokenMatch);
+    if (legacy !== null && setAside(KEYS.match, legacy)) remove(KEYS.brokenMatch);
   }
 
   return {
@@ -69,45 +266,78 @@ export function createStorage(getBackend = defaultBackend) {
     get writable() {
       return writable;
     },
+    // owner(): does this tab own the match in progress (tabs.js)?
+    setOwner(owner) {
+      owns = owner;
+    },
+    // onAside(key): a value was newly kept aside; onEvicted(n): replays dropped for room.
+    on(name, fn) {
+      hooks[name] = fn;
+    },
 
     // {status: "none"} | {status: "ok", save, raw} | {status: "corrupt", raw}
+    // (too long or too deep counts as corrupt: it never reaches the worker).
     readMatch() {
       const raw = read(KEYS.match);
       if (raw === null) return { status: "none" };
-      try {
-        const save = JSON.parse(raw);
-        if (save === null || typeof save !== "object" || Array.isArray(save)) return { status: "corrupt", raw };
-        return { status: "ok", save, raw };
-      } catch {
-        return { status: "corrupt", raw };
-      }
+      const save = parseSave(raw);
+      return save ? { status: "ok", save, raw } : { status: "corrupt", raw };
     },
+    // The save of the match in progress (`reached`: how many actions it has
+    // in the page, for the after-reload notice when it cannot be written).
     writeMatch(save) {
-      return write(KEYS.match, JSON.stringify(save));
+      if (!backend || !owns()) return false;
+      const seed = String(save.seed);
+      keepOtherMatch(seed);
+      const text = JSON.stringify(save);
+      const ok = write(KEYS.match, text);
+      if (ok) {
+        lastWritten = { text, seed };
+        const list = openList();
+        if (list.some((m) => m.seed === seed)) writeOpen(list.filter((m) => m.seed !== seed));
+        noteLost(null);
+      } else {
+        let saved = 0;
+        const stored = parseSave(read(KEYS.match));
+        if (stored && String(stored.seed) === seed && Array.isArray(stored.actions)) saved = stored.actions.length;
+        const before = this.lost();
+        const since = before && before.seed === seed ? Math.min(before.saved, saved) : saved;
+        noteLost({ seed, saved: since, reached: (save.actions || []).length });
+      }
+      return ok;
     },
     clearMatch() {
       return remove(KEYS.match);
     },
-    // Keep an unreadable save under another key (never delete a player's
-    // data) and free the main key for a new match.
+    // Keep an unreadable save aside (never delete a player's data) and free
+    // the main key for a new match.
     setAsideMatch(raw) {
-      const kept = raw === null || raw === undefined ? true : write(KEYS.brokenMatch, raw);
-      remove(KEYS.match);
-      return kept;
+      if (raw === null || raw === undefined) return true;
+      return setAside(KEYS.match, raw, { free: true });
     },
-    readBrokenMatch() {
-      return read(KEYS.brokenMatch);
+    // {seed, saved, reached}: the last time this tab could not save its match.
+    lost() {
+      try {
+        const value = JSON.parse(session.getItem(LOST_KEY));
+        return value && typeof value.seed === "string" && Number.isInteger(value.saved) && Number.isInteger(value.reached) ? value : null;
+      } catch {
+        return null;
+      }
+    },
+    forgetLost() {
+      noteLost(null);
     },
 
+    // Unfinished matches left for another: [{seed, at, save}], newest last.
+    openMatches: openList,
+    // The player dropped one.
+    dropOpen(seed) {
+      return writeOpen(openList().filter((m) => m.seed !== seed));
+    },
+
+    // The raw settings object (settings.js checks each field), or null.
     readSettings() {
-      const raw = read(KEYS.settings);
-      if (raw === null) return {};
-      try {
-        const value = JSON.parse(raw);
-        return value && typeof value === "object" && !Array.isArray(value) ? value : {};
-      } catch {
-        return {};
-      }
+      return readChecked(KEYS.settings, (v) => v !== null && typeof v === "object" && !Array.isArray(v));
     },
     writeSettings(settings) {
       return write(KEYS.settings, JSON.stringify(settings));
@@ -116,14 +346,8 @@ export function createStorage(getBackend = defaultBackend) {
     // The number of the last deal whose result the player closed with
     // "Siguiente", for the match on `seed`; null when unknown.
     readAcknowledged(seed) {
-      const raw = read(KEYS.acknowledged);
-      if (raw === null) return null;
-      try {
-        const value = JSON.parse(raw);
-        return value && value.seed === seed && Number.isInteger(value.deal) ? value.deal : null;
-      } catch {
-        return null;
-      }
+      const value = readJson(KEYS.acknowledged);
+      return value && value.seed === seed && Number.isInteger(value.deal) ? value.deal : null;
     },
     writeAcknowledged(seed, deal) {
       return write(KEYS.acknowledged, JSON.stringify({ seed, deal }));
@@ -132,34 +356,52 @@ export function createStorage(getBackend = defaultBackend) {
     // What the player had selected or open at the position after `actions`
     // moves of the match on `seed`; null when unreadable.
     readUi() {
-      const raw = read(KEYS.ui);
-      if (raw === null) return null;
-      try {
-        const value = JSON.parse(raw);
-        return value && typeof value === "object" && !Array.isArray(value) ? value : null;
-      } catch {
-        return null;
-      }
+      const value = readJson(KEYS.ui);
+      return value && typeof value === "object" && !Array.isArray(value) ? value : null;
     },
     writeUi(value) {
       return write(KEYS.ui, JSON.stringify(value));
     },
 
-    // Any JSON value under one of KEYS (history.js); null when missing or unreadable.
-    readJson(key) {
-      const raw = read(key);
-      if (raw === null) return null;
-      try {
-        return JSON.parse(raw);
-      } catch {
-        return null;
-      }
-    },
+    // Any JSON value under one of KEYS; null when missing or unreadable.
+    readJson,
+    // The same, but a value there that cannot be read or fails `check` is
+    // kept aside first (history.js: the collections).
+    readChecked,
+    setAside: (key, raw) => setAside(key, raw),
+    read,
     writeJson(key, value) {
       return write(key, JSON.stringify(value));
     },
+    // Several keys at once or none: on a failure the old texts go back.
+    // evict: old replays may be dropped for room (never for an import).
+    writeAll(entries, { evict = false } = {}) {
+      const before = entries.map(([key]) => [key, read(key)]);
+      for (const [key, value] of entries) {
+        if (write(key, JSON.stringify(value), evict)) continue;
+        for (const [k, raw] of before) if (raw === null) remove(k);
+        else tryWrite(k, raw);
+        return false;
+      }
+      return true;
+    },
     remove(key) {
       return remove(key);
+    },
+    asideList,
+    // Characters this game keeps in localStorage (2 bytes each in Chromium's count).
+    used() {
+      if (!backend) return 0;
+      let n = 0;
+      try {
+        for (let i = 0; i < backend.length; i++) {
+          const key = backend.key(i);
+          if (key && key.startsWith("gin.")) n += key.length + (backend.getItem(key) || "").length;
+        }
+      } catch {
+        // unreadable storage: nothing counted
+      }
+      return n;
     },
   };
 }

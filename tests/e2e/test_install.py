@@ -278,6 +278,7 @@ def test_fullscreen_button_speaks_english_and_hides_without_the_api(page, open_a
     full.wait_for()
 
     # A browser without the API (or a frame that forbids it): no button at all.
+    page.close()  # one tab plays a match at a time: a second one would show "open in another tab"
     other = context.new_page()
     other.add_init_script("Object.defineProperty(Document.prototype, 'fullscreenEnabled', { get: () => false });")
     other.set_viewport_size({"width": DESKTOP[0], "height": DESKTOP[1]})

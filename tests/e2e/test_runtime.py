@@ -8,7 +8,7 @@ import shutil
 import time
 
 MATCH_KEY = "gin.match.v1"
-BROKEN_KEY = "gin.match.broken"
+ASIDE_KEY = "gin.aside.v1"
 SEED_RE = re.compile(r"^[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4}$")
 
 
@@ -88,11 +88,14 @@ def test_corrupt_save_is_kept_aside(page, open_app, wait_idle):
         page.evaluate("([k, v]) => localStorage.setItem(k, v)", [MATCH_KEY, broken])
         open_app(page)  # no seed in the URL: the save decides
         view = wait_idle(page)
-        assert stored(page, BROKEN_KEY) == broken
-        assert page.evaluate("window.ginApp.notices") == ["storage.broken"]
+        assert json.loads(stored(page, ASIDE_KEY))[-1]["raw"] == broken  # kept aside, the first too
+        assert "storage.broken" in page.evaluate("window.ginApp.notices")
         assert page.locator("[data-notice='storage.broken']").is_visible()
         assert view["legal"] and not view["over"]
         assert json.loads(stored(page, MATCH_KEY))["seed"] == view["seed"]
+    # A second corruption does not lose the first: both are in the slots.
+    kept = [slot["raw"] for slot in json.loads(stored(page, ASIDE_KEY))]
+    assert kept[-2:] == ["{not json", json.dumps({"format": "not-a-gin-save", "actions": [42]})]
 
 
 def test_without_local_storage_the_game_still_plays(page, open_app, wait_idle):
