@@ -80,14 +80,22 @@ class Engine:
             time.sleep(0.1)
 
     def center(self, selector: str) -> tuple[int, int]:
-        """The centre of the first visible element matching `selector`, scrolled into view."""
+        """A point of the first visible element matching `selector` that reaches it (its centre
+        where nothing covers it), scrolled into view."""
         box = self.wait(
             """(sel) => {
                  const el = [...document.querySelectorAll(sel)].find(e => e.getClientRects().length);
                  if (!el) return null;
                  el.scrollIntoView({block: "nearest", inline: "nearest"});
                  const r = el.getBoundingClientRect();
-                 return [Math.round(r.left + r.width / 2), Math.round(r.top + r.height / 2)];
+                 const y = Math.round(r.top + r.height / 2);
+                 // The centre, else the first point along it that reaches this
+                 // element (a hand card under its neighbour shows a strip).
+                 const hits = (x) => el.contains(document.elementFromPoint(x, y));
+                 const mid = Math.round(r.left + r.width / 2);
+                 if (hits(mid)) return [mid, y];
+                 for (let x = Math.ceil(r.left) + 2; x < r.right; x += 3) if (hits(x)) return [x, y];
+                 return [mid, y];
                }""",
             selector,
             timeout_s=30,

@@ -98,8 +98,8 @@ def play_on_page(page, action: dict) -> None:
         button(page, "Mazo" if action["from"] == "stock" else "Descarte").click()
     else:
         card = page.locator(f'.hand [data-card="{action["card"]}"]')
-        card.click()
-        card.click()
+        card.click(position={"x": 8, "y": 20})  # on its strip: the next card covers the rest
+        card.click(position={"x": 8, "y": 20})
 
 
 def next_deal(page) -> bool:

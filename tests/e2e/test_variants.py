@@ -59,8 +59,8 @@ def test_a_whole_oklahoma_deal_with_the_knock_limit_shown(page, open_app):
                 knocked = True
             else:
                 card = min((a["card"] for a in view["legal"] if a["type"] == "discard"), key=lambda c: (dd[c], c))
-                page.locator(f'.hand [data-card="{card}"]').click()
-                page.locator(f'.hand [data-card="{card}"]').click()
+                page.locator(f'.hand [data-card="{card}"]').click(position={"x": 8, "y": 20})
+                page.locator(f'.hand [data-card="{card}"]').click(position={"x": 8, "y": 20})
     result = check_deal_panel(page)
     shoot(page, "oklahoma-deal-result", PORTRAIT)
     if result["kind"] in ("knock", "undercut") and result["knocker"] == 0:
