@@ -27,12 +27,17 @@ Levels:
   profile's gin and undercut bonuses, the stock left, the opponent's deadwood
   and knock rate as measured across the arena's pool, both scores through
   ``gin.ai.winprob``), with a margin per profile from a search against the pool.
+- ``hard0``: the same player, by that name in the arena, to measure the search
+  against.
+- ``search`` (and ``search:key=value,...`` in the arena, e.g.
+  ``search:budget=96,belief=0``): hard's candidates played on in deals sampled
+  from its belief, valued by the match-win table (``gin.ai.search``).
 - ``baseline``: the EAAI "Simple" player, for measurement only (not in the UI).
 - ``random``: a uniformly random legal player, for the arena only.
 - ``greedy``, ``pairs``, ``ginwait``: the opponent styles of the arena's pool
   (``gin.ai.pool``), for measurement only.
 
-``hint(view)`` is the ``hard`` choice with one reason code and ``why``: the
+``hint(view)`` is the ``hard0`` choice (hard's heuristic player) with one reason code and ``why``: the
 code with the facts behind it (cards in notation, ``danger``, ``undercut`` and
 ``gin_chance`` in percent, points and deadwood in points).  Reason codes (the
 UI translates them, filling in the facts):
