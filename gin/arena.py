@@ -50,6 +50,8 @@ class MatchStats:
     # discards this side drew from the pile (the other side's discards it wanted)
     pickups: list[int] = field(default_factory=lambda: [0, 0])
     times: list[list[float]] = field(default_factory=lambda: [[], []])
+    # the same decisions in this process's CPU time (what they cost on a machine shared with others)
+    cpu: list[list[float]] = field(default_factory=lambda: [[], []])
     actions: list[dict[str, Any]] = field(default_factory=list)
 
 
@@ -62,13 +64,14 @@ def play_match(
     levels = {a_seat: a, 1 - a_seat: b}
     side = {a_seat: 0, 1 - a_seat: 1}
     st = MatchStats()
-    clock = time.perf_counter
+    clock, cpu = time.perf_counter, time.process_time
     while not m.over and len(m.results) < max_deals:
         seat = m.to_act
         view = m.view(seat)
-        t0 = clock()
+        t0, c0 = clock(), cpu()
         action = ai.choose(view, levels[seat])
         st.times[side[seat]].append(clock() - t0)
+        st.cpu[side[seat]].append(cpu() - c0)
         if keep_actions:
             st.actions.append(action)
         if action.get("type") == "draw" and action.get("from") == "discard":
