@@ -139,3 +139,14 @@ def test_search_decides_the_same_in_pyodide_and_cpython(tmp_path):
     want = json.loads(scope["result"])
     assert sum(1 for _, playouts in want if playouts) > 5  # the search ran, not only hard
     assert got == want
+
+
+def test_a_playout_where_both_seats_keep_taking_each_others_discards_ends():
+    """A sampled deal (seed 14-1 against the baseline) in which each seat's discard
+    joins a meld of the other forever: the stock never shrinks, the playout is
+    scored void after ``MAX_TURNS`` turns instead of never returning."""
+    hands = [721284460978182, 9899096539248]
+    stock = [24, 3, 7, 48, 26, 11, 39, 34, 36, 46, 51, 8, 41, 0, 22, 25, 14, 16, 9, 27, 19, 45, 42, 50, 10, 38, 15]
+    rules = Match.new(seed="X").view(0)["rules"]
+    assert search._playout(hands, 37, stock, 0, True, rules, 10, False, "melds") == (None, 0)
+    assert len(stock) > search.DEAD_STOCK  # not void by the stock: the turn limit ended it

@@ -47,6 +47,7 @@ from .winprob import table_for
 __all__ = ["Search", "SEARCH", "decide_search", "search_level", "last_playouts"]
 
 DEAD_STOCK = 2
+MAX_TURNS = 80
 
 
 @dataclass(frozen=True)
@@ -236,7 +237,9 @@ def _playout(
     """Play the deal on from ``to_act``'s draw; ``(seat paid, points)`` (``None`` for void)."""
     top = pile_top
     seat = to_act
-    while True:
+    # Two players who keep taking each other's discards never draw from the
+    # stock: after this many turns the playout is scored as a void deal.
+    for _ in range(MAX_TURNS):
         hand = hands[seat]
         taken = None
         if can_take and top is not None and _wants(hand, top, mode):
@@ -258,6 +261,7 @@ def _playout(
         if len(stock) <= DEAD_STOCK:
             return None, 0
         seat = 1 - seat
+    return None, 0
 
 
 # --------------------------------------------------------------------------
