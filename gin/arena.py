@@ -50,6 +50,8 @@ class MatchStats:
     # discards this side drew from the pile (the other side's discards it wanted)
     pickups: list[int] = field(default_factory=lambda: [0, 0])
     times: list[list[float]] = field(default_factory=lambda: [[], []])
+    # the same decisions in this process's CPU time (what they cost on a machine shared with others)
+    cpu: list[list[float]] = field(default_factory=lambda: [[], []])
     actions: list[dict[str, Any]] = field(default_factory=list)
 
 
@@ -62,13 +64,14 @@ def play_match(
     levels = {a_seat: a, 1 - a_seat: b}
     side = {a_seat: 0, 1 - a_seat: 1}
     st = MatchStats()
-    clock = time.perf_counter
+    clock, cpu = time.perf_counter, time.process_time
     while not m.over and len(m.results) < max_deals:
         seat = m.to_act
         view = m.view(seat)
-        t0 = clock()
+        t0, c0 = clock(), cpu()
         action = ai.choose(view, levels[seat])
         st.times[side[seat]].append(clock() - t0)
+        st.cpu[side[seat]].append(cpu() - c0)
         if keep_actions:
             st.actions.append(action)
         if action.get("type") == "draw" and action.get("from") == "discard":
@@ -197,8 +200,8 @@ def report(a: str, b: str, results: list[MatchStats], elapsed: float | None = No
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python3 -m gin.arena", description=__doc__.split("\n\n")[0])
-    p.add_argument("--a", default="hard", choices=ai.ARENA_LEVELS)
-    p.add_argument("--b", default="baseline", choices=ai.ARENA_LEVELS + ("pool",))
+    p.add_argument("--a", default="hard", type=_level)
+    p.add_argument("--b", default="baseline", type=lambda s: s if s == "pool" else _level(s))
     p.add_argument("--matches", type=int, default=100)
     p.add_argument("--profile", default="traditional")
     p.add_argument("--seed", default="1")
@@ -213,6 +216,17 @@ def main(argv: list[str] | None = None) -> int:
         results = run_arena(args.a, b, args.matches, rules=rules, seed=args.seed, max_deals=args.max_deals, workers=args.workers)
         print(report(args.a, b, results, time.perf_counter() - t0), flush=True)
     return 0
+
+
+def _level(name: str) -> str:
+    """A level of ``gin.ai.ARENA_LEVELS`` or search settings (``search:budget=64,belief=0``)."""
+    if name in ai.ARENA_LEVELS:
+        return name
+    try:
+        ai.search_level(name)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"{exc} (levels: {', '.join(ai.ARENA_LEVELS)})") from None
+    return name
 
 
 def _options(pairs: list[str]) -> dict[str, Any]:

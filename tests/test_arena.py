@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from gin import arena
 from gin.match import Match
 from gin.rules import Rules
@@ -49,9 +51,18 @@ def _net(a: str, b: str, n: int, max_deals: int = 200) -> tuple[float, int]:
 def test_level_ordering_smoke():
     """A few matches each: the stronger level scores more per deal (full numbers: the arena)."""
     assert _net("hard", "baseline", 6)[0] > 0
+    assert _net("search:budget=12", "easy", 3)[0] > 0
     assert _net("normal", "easy", 8)[0] > 0
     net, wins = _net("easy", "random", 4, max_deals=60)
     assert net > 0 and wins == 4
+
+
+def test_cli_takes_search_settings_and_refuses_bad_ones(capsys):
+    assert arena.main(["--a", "search:budget=4", "--b", "random", "--matches", "1", "--workers", "1", "--max-deals", "2"]) == 0
+    assert "search:budget=4 (A) vs random (B): 1 matches" in capsys.readouterr().out
+    for bad in ("search:depth=2", "grandmaster"):
+        with pytest.raises(SystemExit):
+            arena.main(["--a", bad, "--matches", "1"])
 
 
 def test_cli_prints_the_report(capsys):

@@ -27,12 +27,17 @@ Levels:
   profile's gin and undercut bonuses, the stock left, the opponent's deadwood
   and knock rate as measured across the arena's pool, both scores through
   ``gin.ai.winprob``), with a margin per profile from a search against the pool.
+- ``hard0``: the same player, by that name in the arena, to measure the search
+  against.
+- ``search`` (and ``search:key=value,...`` in the arena, e.g.
+  ``search:budget=96,belief=0``): hard's candidates played on in deals sampled
+  from its belief, valued by the match-win table (``gin.ai.search``).
 - ``baseline``: the EAAI "Simple" player, for measurement only (not in the UI).
 - ``random``: a uniformly random legal player, for the arena only.
 - ``greedy``, ``pairs``, ``ginwait``: the opponent styles of the arena's pool
   (``gin.ai.pool``), for measurement only.
 
-``hint(view)`` is the ``hard`` choice with one reason code and ``why``: the
+``hint(view)`` is the ``hard0`` choice (hard's heuristic player) with one reason code and ``why``: the
 code with the facts behind it (cards in notation, ``danger``, ``undercut`` and
 ``gin_chance`` in percent, points and deadwood in points).  Reason codes (the
 UI translates them, filling in the facts):
@@ -69,15 +74,18 @@ from typing import Any
 from .knowledge import Knowledge, bits
 from .policy import _NAMES, DECIDE, HARD, Evaluator, _stock_value, decide_hard, discard_scores, hard_evaluator
 from .pool import POOL as _POOL, STYLES
+from .search import decide_search, search_level
 
-__all__ = ["choose", "hint", "LEVELS", "ARENA_LEVELS", "POOL", "REASONS"]
+__all__ = ["choose", "hint", "LEVELS", "ARENA_LEVELS", "POOL", "REASONS", "search_level"]
 
 #: The levels a player can choose in the UI.
 LEVELS = ("easy", "normal", "hard")
 #: Every level ``choose`` accepts (the arena's measuring players included).
-ARENA_LEVELS = ("easy", "normal", "hard", "baseline", "random") + STYLES
+ARENA_LEVELS = ("easy", "normal", "hard", "hard0", "baseline", "random") + STYLES
 #: The opponents ``hard`` is measured against (the arena's ``--b pool``).
 POOL = _POOL
+
+DECIDE["search"] = decide_search
 
 REASONS = (
     "big_gin_available",
@@ -101,6 +109,10 @@ def _decide(view: dict[str, Any], level: str) -> tuple[dict[str, Any], dict[str,
     if not view.get("legal"):
         raise ValueError("the view has no legal action: not this seat's turn")
     decide = DECIDE.get(level)
+    if decide is None and level.startswith("search:"):
+        cfg = search_level(level)
+        action, why = decide_search(view, cfg)
+        return action, {"code": why} if isinstance(why, str) else why
     if decide is None:
         raise ValueError(f"unknown level {level!r} (expected one of {', '.join(ARENA_LEVELS)})")
     action, why = decide(view)
@@ -116,7 +128,7 @@ def choose(view: dict[str, Any], level: str = "normal") -> dict[str, Any]:
 def hint(view: dict[str, Any]) -> dict[str, Any]:
     """``{"action": <the hard choice>, "reason": <reason code>, "why": {"code": <reason
     code>, ...}}``: ``why`` adds the facts behind the reason (see the module docstring)."""
-    action, why = _decide(view, "hard")
+    action, why = _decide(view, "hard0")
     return {"action": action, "reason": why["code"], "why": why}
 
 

@@ -557,6 +557,7 @@ DECIDE = {
     "easy": decide_easy,
     "normal": decide_normal,
     "hard": decide_hard,
+    "hard0": decide_hard,
     "baseline": decide_baseline,
     "random": decide_random,
 }

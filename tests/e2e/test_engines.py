@@ -280,7 +280,8 @@ def test_a_card_dragged_onto_the_pile_is_discarded(visit):
 
 
 def wait_snapshot_cached(visit) -> None:
-    name = Path(json.loads((ROOT / "dist" / "manifest.json").read_text())["snapshot"]["url"]).name
+    # The service worker keeps it decoded, under the manifest's raw_url.
+    name = Path(json.loads((ROOT / "dist" / "manifest.json").read_text())["snapshot"]["raw_url"]).name
     visit.engine.wait(
         """async (name) => {
              for (const key of await caches.keys()) {
