@@ -444,7 +444,7 @@ SMOOTH_PROBE = r"""(() => {
       for (const e of list.getEntries()) w.loaf.push({ start: e.startTime, duration: e.duration, blocking: e.blockingDuration,
         render: e.renderStart ? e.startTime + e.duration - e.renderStart : 0,
         style: e.styleAndLayoutStart ? e.startTime + e.duration - e.styleAndLayoutStart : 0,
-        scripts: (e.scripts || []).map(s => ({ what: `${s.invoker} ${s.sourceFunctionName || ''}`.trim(), ms: Math.round(s.duration) })) });
+        scripts: (e.scripts || []).map(s => ({ what: `${s.invoker} ${s.sourceFunctionName || ''} ${(s.sourceURL || '').split('/').pop()}:${s.sourceCharPosition}`.trim(), ms: Math.round(s.duration), forced: Math.round(s.forcedStyleAndLayoutDuration || 0) })) });
     }).observe({ type: 'long-animation-frame', buffered: true });
   } catch (e) { w.noLoaf = String(e); }
   const tick = (t) => { w.frames.push(t); requestAnimationFrame(tick); };
@@ -652,7 +652,7 @@ def smooth_bench(browser, url: str) -> bool:
         ok = ok and loaf_med == 0 and gap_max <= GAP_TARGET_MS
     worst = sorted(run["probe"]["loaf"], key=lambda f: -f["duration"])[:3]
     for f in worst:
-        scripts = ", ".join(f"{x['what']} {x['ms']} ms" for x in f["scripts"][:3]) or "no script"
+        scripts = ", ".join(f"{x['what']} {x['ms']} ms (forced layout {x['forced']} ms)" for x in f["scripts"][:3]) or "no script"
         print(f"  a long frame: {f['duration']:.0f} ms (style and layout {f['style']:.0f} ms, rendering {f['render']:.0f} ms; {scripts})")
     print(f"  goal: median 0 long animation frames per move and no frame gap over {GAP_TARGET_MS} ms: {'met' if ok else 'NOT met'}")
     return ok

@@ -95,10 +95,11 @@ function clearLog() {
 
 // The one render funnel: the page from the current view and UI state, the
 // motion from where the cards were to where they are.
-function draw() {
+function draw(busyOnly = false) {
+  root.dataset.busy = String(state.busy);
+  if (busyOnly) return; // only the busy mark changed (controller.play)
   const speed = ANIM_MS[state.settings.speed] ?? ANIM_MS.normal;
   root.dataset.boot = state.boot.error ? "failed" : state.boot.stage;
-  root.dataset.busy = String(state.busy);
   root.dataset.phase = state.view ? state.view.phase : "";
   root.dataset.toAct = state.view && state.view.to_act !== null ? String(state.view.to_act) : "";
   root.style.setProperty("--anim", `${speed}ms`);

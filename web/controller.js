@@ -410,7 +410,9 @@ export function createController({ state, storage, draw, announce, notify, onRea
   function play(task) {
     return enqueue(async () => {
       state.busy = true;
-      draw();
+      // The player's own move: nothing on the table changes yet (the render
+      // comes with the engine's answer), only the busy mark.
+      draw(Boolean(state.view && state.view.to_act === 0 && !state.ui.panel && !state.ui.menuOpen));
       try {
         await task();
         await computerTurns();

@@ -419,8 +419,8 @@ def test_refusals_explain_and_change_nothing(page, open_app):
     assert taken.get_attribute("data-unavailable") == "taken" and "unavailable" in taken.get_attribute("class")
     assert page.locator("#taken-note").text_content() == "Recién tomada: no se puede descartar este turno"
     before = table_snapshot(page)
-    taken.click()
-    taken.click()
+    taken.click(position={"x": 8, "y": 20})
+    taken.click(position={"x": 8, "y": 20})
     refused(page, before, "No puedes descartar la carta que acabas de tomar.")
     button(page, "Mazo").click()
     refused(page, before, "Ya has robado: ahora descarta una carta.")
