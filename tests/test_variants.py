@@ -19,7 +19,7 @@ from gin.match import Match, hollywood_games
 from gin.rules import Rules
 from gin.shuffle import deal_cards
 
-from test_ai import LEVELS, _check_legal, _hidden_shuffle, _positions
+from test_ai import _hidden_shuffle, _positions, legal_at_every_level
 
 OKLA = Rules.profile("oklahoma")
 OKLA_SPADES = Rules.profile("oklahoma", spade_double=True)
@@ -310,10 +310,7 @@ def test_every_level_is_legal_and_fair_under_every_variant(variant_positions):
     for (save, seat), rules in variant_positions:
         m = Match.from_save(save)
         view = m.view(seat)
-        for level in LEVELS:
-            action = ai.choose(view, level)
-            _check_legal(m.deal, view, action)
-            knocks += action["type"] == "knock"
+        knocks += legal_at_every_level(m, view)
         other = Match.from_save(save)
         _hidden_shuffle(other, seat, rng)
         assert other.view(seat) == view
