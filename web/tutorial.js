@@ -38,7 +38,7 @@ function writeFlag(value) {
 // At boot, before anything is written: is this the first visit?
 export function firstVisit(storage, hash) {
   if (readFlag() || /(^|[#&])seed=/.test(hash || "")) return false;
-  return Object.keys(storage.readSettings()).length === 0 && storage.readMatch().status === "none";
+  return Object.keys(storage.readSettings() || {}).length === 0 && storage.readMatch().status === "none";
 }
 
 export const guided = (state) => Boolean(state.ui.tutorial);
