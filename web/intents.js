@@ -11,7 +11,7 @@ import { matchId } from "./history.js";
 import { openStats, openGames } from "./statspanel.js";
 import { openViewer } from "./viewer.js";
 import { coachIntents } from "./coach.js";
-import { DEFAULT_SWITCHES, PROFILES, rulesOf } from "./variants.js";
+import { DEFAULT_SWITCHES, PROFILES } from "./variants.js";
 
 export function createIntents({ state, game, draw, announce, setLanguage, clearLog, tutorial }) {
   const { act, play, accept, acknowledge, startMatch, setMessage, refuseLocally, persistSettings, boot, call } = game;
@@ -264,10 +264,10 @@ export function createIntents({ state, game, draw, announce, setLanguage, clearL
     },
     confirmReplay() {
       if (!state.view) return;
-      const { seed, rules } = state.view;
+      const seed = state.view.seed;
       state.ui.panel = null;
-      // The same match: its seed and its rules, whatever the menu now says.
-      play(() => startMatch(seed, rulesOf(rules)));
+      // The same seed from its first deal, under the rules the menu names.
+      play(() => startMatch(seed));
     },
     rove({ card }) {
       state.ui.rover = card || null; // no render: input.js moved the focus itself

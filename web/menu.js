@@ -23,6 +23,16 @@ function select(intent, label, value, options, extra = {}) {
 }
 
 
+// Literal keys (the i18n tests look for every text's key in the code).
+const PROFILE_LINES = {
+  traditional: "profile_line.traditional",
+  standard: "profile_line.standard",
+  custom: "profile_line.custom",
+  oklahoma: "profile_line.oklahoma",
+  straight: "profile_line.straight",
+};
+const SWITCH_LABELS = { ace_gin: "menu.ace_gin", spade_double: "menu.spade_double", hollywood: "menu.hollywood" };
+
 export function menuPanel(view, ui) {
   const { t, settings } = ui;
   // Closed, it holds only the seed (readable there): the rest is built when it opens.
@@ -57,7 +67,7 @@ export function menuPanel(view, ui) {
     switchesFor(settings.profile).map((name) =>
       select(
         "variantOption",
-        t(`menu.${name}`),
+        t(SWITCH_LABELS[name]),
         switches[name] ? "yes" : "no",
         [
           ["yes", t("menu.yes")],
@@ -110,7 +120,7 @@ export function menuPanel(view, ui) {
         settings.profile,
         PROFILES.map((v) => [v, t(`profile.${v}`)]),
       ),
-      el("p", { class: "note profile-line", text: t(`profile_line.${settings.profile}`) }),
+      el("p", { class: "note profile-line", text: t(PROFILE_LINES[settings.profile] || PROFILE_LINES.traditional) }),
       profileFields,
       variantFields,
       el("p", {

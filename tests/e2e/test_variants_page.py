@@ -1,5 +1,5 @@
 """The variants in the browser: a whole Oklahoma deal with its knock limit on the table, a
-Hollywood match result, and the menu, links and Repetir keeping a match's variant."""
+Hollywood match result, and the menu and links keeping a match's variant."""
 
 from __future__ import annotations
 
@@ -109,7 +109,7 @@ def test_a_hollywood_match_result(page, open_app, context):
     shoot(page, "hollywood-result", PORTRAIT)
 
 
-def test_the_menu_links_and_repetir_keep_the_variant(page, open_app):
+def test_the_menu_and_links_keep_the_variant(page, open_app):
     setup(page, open_app, PORTRAIT, seed="VARI-0001")
     button(page, "Menú").click()
     page.get_by_label("Reglas (para la próxima partida)").select_option("straight")
@@ -129,10 +129,3 @@ def test_the_menu_links_and_repetir_keep_the_variant(page, open_app):
     open_app(other, hash=link, settings={"speed": "instant", "level": "easy"})
     assert settle(other)["rules"] == view["rules"]
     other.close()
-    # The menu now says traditional; Repetir still replays this match's rules.
-    button(page, "Menú").click()
-    page.get_by_label("Reglas (para la próxima partida)").select_option("traditional")
-    button(page, "Repetir").click()
-    button(page, "Empezar").click()  # in the middle of a match it asks first
-    again = settle(page)
-    assert again["rules"] == view["rules"] and again["seed"] == view["seed"]
