@@ -16,18 +16,14 @@
 // Every animation of the motion layer carries this id (drag.js's "held" and
 // the CSS transitions of a selection are not motion).
 export const MOTION_ID = "motion";
-// The flight itself animates the transform only, which the compositor runs
-// on its own (smooth even while the page's thread is busy); its companion
-// (same timing) keeps the card on top and out of the way of taps.
-const GHOST_ID = "motion-ghost";
-const GHOST = [
-  { zIndex: 5, pointerEvents: "none" },
-  { zIndex: 5, pointerEvents: "none" },
-];
-
-function ghost(node, timing) {
-  node.animate(GHOST, { ...timing, id: GHOST_ID });
-}
+// A card in flight carries this attribute (style.css: on top, no target),
+// set when it starts and taken off when it lands; the renderer never writes
+// it and the keyed update leaves it (morph.js). Not an animation of
+// z-index and pointer-events: those run on the page's thread and restyle
+// the card and its whole face at every frame (pointer-events is inherited);
+// the flight itself animates the transform only, which the compositor runs
+// by itself (smooth even while the page's thread is busy).
+export const FLYING = "data-flying";
 
 const reducedMotion = () => globalThis.matchMedia && matchMedia("(prefers-reduced-motion: reduce)").matches;
 
@@ -61,11 +57,9 @@ export function createMotion(root) {
 
   function measure() {
     const cards = new Map();
-    // One look at what moves, not one per card.
-    const flying = new Set(root.getAnimations({ subtree: true }).filter(moving).map((a) => a.effect && a.effect.target));
     for (const node of tableCards()) {
       const id = cardId(node);
-      if (id && !cards.has(id)) cards.set(id, { rect: rectOf(node), animating: flying.has(node), node });
+      if (id && !cards.has(id)) cards.set(id, { rect: rectOf(node), animating: node.hasAttribute(FLYING), node });
     }
     before = {
       cards,
@@ -78,33 +72,58 @@ export function createMotion(root) {
     };
   }
 
-  function fly(node, from, duration, { delay = 0, turn = false } = {}) {
-    const to = rectOf(node);
-    if (!from || !to) return;
-    const { dx, dy, scale } = translate(from, to);
-    const start = `translate(${dx}px, ${dy}px) scale(${scale})${turn ? " scaleX(0.15)" : ""}`;
+  // Flights are planned, then started together: every card's place is read
+  // first (one layout), then every animation starts (a read after a start
+  // would lay the page out again, once per card).
+  const flights = new WeakMap(); // node -> its running flight
+  let planned = null;
+
+  function land(node, animation) {
+    const done = () => {
+      if (flights.get(node) !== animation) return; // a newer flight took over
+      flights.delete(node);
+      node.removeAttribute(FLYING);
+    };
+    animation.finished.then(done, done);
+  }
+
+  function start(node, keyframes, options) {
     // A card still flying (a drawn card discarded at once) starts from where it is.
-    for (const a of node.getAnimations()) if (a.id === MOTION_ID || a.id === GHOST_ID) a.cancel();
-    const timing = { duration, delay, fill: "backwards" };
-    node.animate([{ transform: start }, { transform: "none" }], {
-      ...timing,
-      id: MOTION_ID,
-      easing: "cubic-bezier(.2,.7,.3,1)",
+    const running = flights.get(node);
+    if (running) running.cancel();
+    node.setAttribute(FLYING, "");
+    const animation = node.animate(keyframes, { ...options, id: MOTION_ID, fill: "backwards" });
+    flights.set(node, animation);
+    land(node, animation);
+  }
+
+  function fly(node, from, duration, { delay = 0, turn = false } = {}) {
+    if (from && node) planned.push({ node, from, duration, delay, turn });
+  }
+
+  function launch() {
+    const list = planned;
+    planned = null;
+    const rects = list.map((f) => rectOf(f.node));
+    list.forEach((f, i) => {
+      const to = rects[i];
+      if (!to) return;
+      const { dx, dy, scale } = translate(f.from, to);
+      const first = `translate(${dx}px, ${dy}px) scale(${scale})${f.turn ? " scaleX(0.15)" : ""}`;
+      start(f.node, [{ transform: first }, { transform: "none" }], {
+        duration: f.duration,
+        delay: f.delay,
+        easing: "cubic-bezier(.2,.7,.3,1)",
+      });
     });
-    ghost(node, timing);
   }
 
   function turnOver(node, duration, delay = 0) {
-    node.animate([{ transform: "scaleX(0.05)" }, { transform: "none" }], {
-      id: MOTION_ID,
-      duration,
-      delay,
-      easing: "ease-out",
-      fill: "backwards",
-    });
+    start(node, [{ transform: "scaleX(0.05)" }, { transform: "none" }], { duration, delay, easing: "ease-out" });
   }
 
   function deal(view, duration) {
+    planned = [];
     const stock = rectOf(root.querySelector(".table .stock .pile-cards"));
     const mine = [...root.querySelectorAll(".table .hand .hand-card")];
     const theirs = [...root.querySelectorAll(".table .opp-backs .card")];
@@ -114,19 +133,20 @@ export function createMotion(root) {
     theirs.forEach((node, i) => fly(node, stock, duration, { delay: (2 * i + (humanFirst ? 1 : 0)) * step }));
     const upcard = root.querySelector(".table .discard-pile .card.top");
     const last = 2 * Math.max(mine.length, theirs.length) * step;
-    if (upcard && stock) {
+    const to = upcard && stock ? rectOf(upcard) : null;
+    launch();
+    if (to) {
       // From the stock, face down (edge-on), then turned face up on the pile.
-      const { dx, dy, scale } = translate(stock, rectOf(upcard));
-      const timing = { duration: duration * 2, delay: last, fill: "backwards" };
-      upcard.animate(
+      const { dx, dy, scale } = translate(stock, to);
+      start(
+        upcard,
         [
           { transform: `translate(${dx}px, ${dy}px) scale(${scale}) scaleX(0.05)` },
           { transform: "scaleX(0.05)", offset: 0.5 },
           { transform: "none" },
         ],
-        { ...timing, id: MOTION_ID, easing: "ease-out" },
+        { duration: duration * 2, delay: last, easing: "ease-out" },
       );
-      ghost(upcard, timing);
     }
   }
 
@@ -136,16 +156,16 @@ export function createMotion(root) {
     const panel = root.querySelector(".panel.deal");
     if (!panel) return;
     const theirs = [...panel.querySelectorAll(".hand-summary.seat-1 .card")];
-    theirs.forEach((node, i) => turnOver(node, duration, i * duration * 0.12));
     const after = theirs.length * duration * 0.12 + duration;
     // From the line that names them in the defender's part, at a card's size.
+    planned = [];
+    const line = rectOf(panel.querySelector(".laid-names"));
     for (const laid of panel.querySelectorAll(".meld-row .card.laid")) {
-      const line = rectOf(panel.querySelector(".laid-names"));
       const to = rectOf(laid);
-      if (!line || !to) continue;
-      const from = { left: line.left, top: line.top, width: to.width, height: to.height };
-      fly(laid, from, duration * 1.5, { delay: after });
+      if (line && to) fly(laid, { left: line.left, top: line.top, width: to.width, height: to.height }, duration * 1.5, { delay: after });
     }
+    launch();
+    theirs.forEach((node, i) => turnOver(node, duration, i * duration * 0.12));
   }
 
   function play(view, ui, duration) {
@@ -173,6 +193,7 @@ export function createMotion(root) {
       return;
     }
     if (!was) return;
+    planned = [];
     for (const node of tableCards()) {
       const id = cardId(node);
       const old = was.cards.get(id);
@@ -200,6 +221,7 @@ export function createMotion(root) {
     const backs = [...root.querySelectorAll(".table .opp-backs .card")];
     // The computer drew from the stock (a card from the pile is a known one, above).
     if (backs.length > was.backs) fly(backs[backs.length - 1], was.stock, duration * 1.2);
+    launch();
   }
 
   // Resolves once no animation of ours runs on the table (new ones started

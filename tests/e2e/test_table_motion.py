@@ -68,6 +68,75 @@ def test_a_draw_and_a_deal_move(page, open_app):
     assert moving >= 1 and running_animations(page) >= 1
 
 
+# The keyed update by itself (web/morph.js), on lists of keyed nodes: which nodes leave, which move.
+MORPH = """async ([before, after, extra]) => {
+  const { morphChildren } = await import('/morph.js');
+  const make = (keys) => { const d = document.createElement('div');
+    for (const k of keys) { const n = document.createElement(k.startsWith('p:') ? 'p' : 'span');
+      if (!k.startsWith('p:')) n.dataset.key = k; n.textContent = k; d.append(n); } return d; };
+  const live = make(before);
+  document.body.append(live);
+  const nodes = new Map([...live.children].map(n => [n.textContent, n]));
+  if (extra) { nodes.get(extra).setAttribute('data-flying', ''); nodes.get(extra).setAttribute('data-stray', '1'); }
+  const moved = [];
+  const watch = new MutationObserver(rs => { for (const r of rs) for (const n of r.removedNodes) moved.push(n.textContent); });
+  watch.observe(live, { childList: true });
+  morphChildren(live, make(after));
+  await Promise.resolve();
+  const records = watch.takeRecords();
+  for (const r of records) for (const n of r.removedNodes) moved.push(n.textContent);
+  watch.disconnect();
+  const order = [...live.children].map(n => n.textContent);
+  const kept = order.filter(k => nodes.get(k) === live.children[order.indexOf(k)]);
+  const flags = extra ? [nodes.get(extra).hasAttribute('data-flying'), nodes.get(extra).hasAttribute('data-stray')] : null;
+  live.remove();
+  return { order, kept, moved, flags };
+}"""
+
+
+def test_the_keyed_update_moves_only_what_moved(page, open_app):
+    """A card thrown from the middle of the hand takes no other card out of the page (a node taken
+    out and put back is styled and laid out again and loses the focus: a phone pays for each), a
+    card moved to the other end is the one node that moves, and unkeyed nodes still pair by place."""
+    open_app(page, hash="#seed=TEST-0001")
+    hand = [f"c{i}" for i in range(11)]
+    thrown = page.evaluate(MORPH, [hand, hand[:4] + hand[5:], None])
+    assert thrown["order"] == hand[:4] + hand[5:] and thrown["kept"] == thrown["order"]
+    assert thrown["moved"] == ["c4"], thrown["moved"]  # only the thrown card left the list
+    first_to_last = page.evaluate(MORPH, [hand, hand[1:] + hand[:1], None])
+    assert first_to_last["order"] == hand[1:] + hand[:1] and first_to_last["kept"] == first_to_last["order"]
+    assert first_to_last["moved"] == ["c0"], first_to_last["moved"]
+    drawn = page.evaluate(MORPH, [hand[:10], hand[:3] + ["new"] + hand[3:10], None])
+    assert drawn["moved"] == [] and drawn["order"] == hand[:3] + ["new"] + hand[3:10]
+    mixed = page.evaluate(MORPH, [["p:a", "x", "p:b", "y"], ["p:a", "y", "p:b", "x"], None])
+    assert mixed["order"] == ["p:a", "y", "p:b", "x"] and mixed["kept"] == mixed["order"] and len(mixed["moved"]) == 2, mixed
+    # The motion layer's mark on a card in flight stays through a render; anything else the
+    # render does not write goes.
+    assert page.evaluate(MORPH, [hand, hand, "c3"])["flags"] == [True, False]
+
+
+def test_a_flying_card_is_marked_until_it_lands(page, open_app):
+    """The motion layer marks a card in flight (on top, no target) for exactly its flight, through
+    a render in the middle of it (a selection), and no card stays marked at rest."""
+    view = to_draw(page, open_moving(page, open_app, (390, 844)))
+    page.wait_for_function("() => document.getAnimations().filter(a => a.playState === 'running').length === 0")
+    assert page.locator("[data-flying]").count() == 0
+    button(page, "Mazo").click()
+    page.wait_for_function("() => window.ginApp.view.phase === 'discard'")
+    drawn = page.evaluate("window.ginApp.view.drawn")
+    card = page.locator(f'.hand [data-card="{drawn}"]')
+    assert card.get_attribute("data-flying") == ""
+    assert card.evaluate("(el) => getComputedStyle(el).pointerEvents") == "none"
+    other = next(c for c in page.evaluate("window.ginApp.view.hand") if c != drawn)
+    page.locator(f'.hand [data-card="{other}"]').dispatch_event("click")  # a render mid-flight
+    assert ui(page)["selected"] == other
+    assert card.get_attribute("data-flying") == "", "a render in the middle of the flight took its mark"
+    page.wait_for_function("() => document.getAnimations().filter(a => a.playState === 'running').length === 0")
+    page.wait_for_function("() => document.querySelectorAll('[data-flying]').length === 0")
+    assert card.evaluate("(el) => getComputedStyle(el).pointerEvents") == "auto"
+    assert view["phase"] == "draw"
+
+
 @pytest.mark.parametrize("how", ["reduced-motion", "instant"])
 def test_nothing_moves_with_reduced_motion_or_instant(page, open_app, how):
     settings = {**MOVING, "speed": "instant"} if how == "instant" else MOVING
