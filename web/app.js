@@ -48,6 +48,7 @@ const state = {
     hintTarget: null,
     lastComputer: null, // the computer's last move {type, from, card, gin}
     rover: null, // the hand's Tab stop (roving tabindex)
+    modality: null, // how the player last pressed: "touch", "mouse", "pen" or "key" (input.js)
     order: null, // {seed, deal, cards}: the player's hand order ("manual" sort)
     levelNote: false,
     profileNote: false,
@@ -93,11 +94,43 @@ function clearLog() {
   if (announcer) announcer.replaceChildren();
 }
 
-// The one render funnel: the page from the current view and UI state, the
-// motion from where the cards were to where they are.
-function draw(busyOnly = false) {
+// What the last full render was made from: the view (replaced, never
+// changed in place) and the rest as text.
+let shown = null;
+function shownFrom() {
+  const rest = [state.ui, state.lang, state.boot, state.notices, state.settings, storage.writable];
+  try {
+    return { view: state.view, rest: JSON.stringify(rest) };
+  } catch {
+    return null; // never equal: a full render
+  }
+}
+
+// Only the busy mark: the page's data-busy and the table's aria-busy, as
+// render() writes them.
+function drawBusy() {
   root.dataset.busy = String(state.busy);
-  if (busyOnly) return; // only the busy mark changed (controller.play)
+  const table = root.querySelector(".table");
+  if (table && state.view) table.setAttribute("aria-busy", String(state.busy && state.view.to_act === 1));
+}
+
+// The one render funnel: the page from the current view and UI state, the
+// motion from where the cards were to where they are. draw(true): only the
+// busy mark changed (controller.play, before the engine answers);
+// draw("settle"): the end of a task, a full render only if something besides
+// the busy mark changed since the last one (a phone pays a whole frame for
+// a render that changes nothing).
+function draw(mode = false) {
+  if (mode === true) return drawBusy();
+  if (mode === "settle") {
+    const now = shownFrom();
+    if (now && shown && now.view === shown.view && now.rest === shown.rest) {
+      drawBusy();
+      tutorial.tick();
+      return;
+    }
+  }
+  root.dataset.busy = String(state.busy);
   const speed = ANIM_MS[state.settings.speed] ?? ANIM_MS.normal;
   root.dataset.boot = state.boot.error ? "failed" : state.boot.stage;
   root.dataset.phase = state.view ? state.view.phase : "";
@@ -120,6 +153,7 @@ function draw(busyOnly = false) {
   // Focus requests play once, on the render right after.
   state.ui.focus = null;
   game.keepUi();
+  shown = shownFrom();
   tutorial.tick();
 }
 

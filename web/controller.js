@@ -430,7 +430,7 @@ export function createController({ state, storage, draw, announce, notify, onRea
         }
       } finally {
         state.busy = false;
-        draw();
+        draw("settle");
       }
     });
   }

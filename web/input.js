@@ -51,6 +51,7 @@ export function bindInput(root, intents) {
     (event) => {
       gestureEnded = 0;
       gesture = null;
+      if (intents.modality) intents.modality({ kind: event.pointerType || "mouse" });
       if (!event.isPrimary || event.button !== 0 || !root.contains(event.target)) return;
       gesture = { id: event.pointerId, target: pressable(event.target), x: event.clientX, y: event.clientY, moved: false };
     },
@@ -159,6 +160,7 @@ export function bindInput(root, intents) {
   }
 
   document.addEventListener("keydown", (event) => {
+    if (intents.modality && !["Shift", "Control", "Alt", "Meta"].includes(event.key)) intents.modality({ kind: "key" });
     if (event.defaultPrevented) return;
     if (event.key === "Escape") {
       if (intents.escape) intents.escape({});

@@ -272,6 +272,10 @@ export function createIntents({ state, game, draw, announce, setLanguage, clearL
     rove({ card }) {
       state.ui.rover = card || null; // no render: input.js moved the focus itself
     },
+    // How the player last pressed something: "touch", "mouse", "pen" or "key" (no render).
+    modality({ kind }) {
+      state.ui.modality = kind;
+    },
     faster() {
       // "Acelerar" toggles between fast and normal play of the computer's turns.
       state.settings.speed = state.settings.speed === "fast" || state.settings.speed === "instant" ? "normal" : "fast";

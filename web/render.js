@@ -16,7 +16,29 @@ import { coachNote } from "./coach.js";
 import { tutorialBar } from "./tutorial.js";
 import { limitText } from "./variants.js";
 
+// A section built again only when what it is made from (`from`: everything
+// it reads) changed; else a bare stand-in of the same tag and data-static,
+// which the keyed update takes for the live section as it is (morph.js). A
+// phone saves the section's build and comparison at every move.
+let liveRoot = null;
+function memo(name, tag, from, build) {
+  const sig = JSON.stringify(from);
+  const live = liveRoot && liveRoot.querySelector(`[data-memo="${name}"]`);
+  if (live && live.getAttribute("data-static") === sig) return el(tag, { dataset: { memo: name, static: sig } });
+  const node = build();
+  node.dataset.memo = name;
+  node.dataset.static = sig;
+  return node;
+}
+
 function topBar(view, ui) {
+  const limit = limitText(view, ui.t);
+  const rules = view.rules;
+  const from = [ui.lang, view.scores, rules.target, rules.profile, view.deal_number, view.games, limit, ui.settings.speed];
+  return memo("topbar", "header", from, () => buildTopBar(view, ui, limit));
+}
+
+function buildTopBar(view, ui, limit) {
   const { t } = ui;
   const rules = view.rules;
   return el(
@@ -42,18 +64,18 @@ function topBar(view, ui) {
     el(
       "span",
       { class: "match-info" },
-      limitText(view, t) ? el("span", { class: "deal-limit", text: limitText(view, t) }) : null,
+      limit ? el("span", { class: "mi deal-limit", text: limit }) : null,
       view.games
         ? el("span", {
-            class: "hw-games",
+            class: "mi hw-games",
             text: view.games
               .map((g, i) => `${t("bar.game", { n: i + 1 })} ${g.scores[0]}–${g.scores[1]}${g.over ? " ✓" : ""}`)
               .join("  "),
           })
         : null,
-      el("span", { class: "target", text: t("bar.target", { target: rules.target }) }),
-      el("span", { class: "profile", text: t(`profile.${rules.profile}`) }),
-      el("span", { class: "deal-no", text: t("bar.deal", { number: view.deal_number }) }),
+      el("span", { class: "mi target", text: t("bar.target", { target: rules.target }) }),
+      el("span", { class: "mi profile", text: t(`profile.${rules.profile}`) }),
+      el("span", { class: "mi deal-no", text: t("bar.deal", { number: view.deal_number }) }),
     ),
     intentButton(t("btn.faster"), "faster", {
       class: "btn ghost faster",
@@ -64,6 +86,12 @@ function topBar(view, ui) {
 }
 
 function opponentArea(view, ui) {
+  const line = computerMove(ui.t, ui.lastComputer) || "\u00a0";
+  const from = [ui.lang, view.opponent, view.dealer, line];
+  return memo("opponent", "section", from, () => buildOpponentArea(view, ui, line));
+}
+
+function buildOpponentArea(view, ui, line) {
   const { t } = ui;
   const known = view.opponent.known || [];
   const hidden = Math.max(0, view.opponent.count - known.length);
@@ -90,7 +118,7 @@ function opponentArea(view, ui) {
       view.dealer === 1 ? el("span", { class: "chip dealer", text: t("table.dealer") }) : null,
     ),
     el("div", { class: "opp-cards" }, backs, knownRow),
-    el("p", { class: "opp-last", text: computerMove(t, ui.lastComputer) || "\u00a0" }),
+    el("p", { class: "opp-last", text: line }),
   );
 }
 
@@ -458,7 +486,19 @@ function focusKeyOf(node) {
 }
 
 export function render(root, view, ui) {
-  const active = document.activeElement;
+  liveRoot = root;
+  let active = document.activeElement;
+  // A touch player never sees the focus, and it costs a phone a style pass
+  // of its own at each move: a table control a tap focused lets it go now,
+  // while the page is clean (the motion layer has just measured it), rather
+  // than when the morph removes it (a discarded card) or moves it; the focus
+  // is not carried to the card drawn or next to the one thrown. Dialogs keep
+  // theirs (ui.focus names their buttons).
+  const touch = ui.modality === "touch";
+  if (touch && active && active !== document.body && active.closest && active.closest(".table")) {
+    active.blur();
+    active = document.activeElement;
+  }
   const hadFocus = root.contains(active) ? focusKeyOf(active) : null;
   const activeIndex = hadFocus && active.dataset.index !== undefined ? Number(active.dataset.index) : null;
 
@@ -483,7 +523,7 @@ export function render(root, view, ui) {
 
   // Focus: what the app asked for, else the same control as before the
   // rebuild, else (a card just left the hand) its neighbour.
-  const wanted = ui.focus || hadFocus;
+  const wanted = touch && ui.focus && ui.focus.startsWith("card:") ? hadFocus : ui.focus || hadFocus;
   let target = wanted ? root.querySelector(`[data-key="${CSS.escape(wanted)}"]`) : null;
   if (!target && activeIndex !== null && hadFocus && hadFocus.startsWith("card:")) {
     const cards = root.querySelectorAll(".hand .hand-card");
