@@ -638,7 +638,8 @@ def smooth_bench(browser, url: str) -> bool:
         print(f"  (no Long Animation Frames API: {run['probe']['noLoaf']})")
     print(f"  {'move':<10} {'n':>3} {'LoAF/move median [max]':>24} {'worst LoAF ms':>14} {'worst frame gap ms median [max]':>32}"
           f" {'input to visible ms':>24}")
-    ok = True
+    ok = True  # the goal (issue 20): over the player's draws and discards
+    computer_ok = True
     for kind in ("draw", "discard", "computer"):
         row = figures.get(kind)
         if not row:
@@ -649,12 +650,16 @@ def smooth_bench(browser, url: str) -> bool:
         visible = f"{statistics.median(row['visible']):.0f} [{max(row['visible']):.0f}]" if kind != "computer" else "-"
         print(f"  {kind:<10} {n:>3} {loaf_med:>16.1f} [{max(row['loaf'])}] {max(row['worst_loaf']):>14.0f}"
               f" {statistics.median(row['gap']):>22.0f} [{gap_max:.0f}] {visible:>24}")
-        ok = ok and loaf_med == 0 and gap_max <= GAP_TARGET_MS
+        if kind == "computer":
+            computer_ok = loaf_med == 0 and gap_max <= GAP_TARGET_MS
+        else:
+            ok = ok and loaf_med == 0 and gap_max <= GAP_TARGET_MS
     worst = sorted(run["probe"]["loaf"], key=lambda f: -f["duration"])[:3]
     for f in worst:
         scripts = ", ".join(f"{x['what']} {x['ms']} ms (forced layout {x['forced']} ms)" for x in f["scripts"][:3]) or "no script"
         print(f"  a long frame: {f['duration']:.0f} ms (style and layout {f['style']:.0f} ms, rendering {f['render']:.0f} ms; {scripts})")
-    print(f"  goal: median 0 long animation frames per move and no frame gap over {GAP_TARGET_MS} ms: {'met' if ok else 'NOT met'}")
+    print(f"  goal, the player's draws and discards: median 0 long animation frames per move and no frame gap over"
+          f" {GAP_TARGET_MS} ms: {'met' if ok else 'NOT met'}; the computer's moves alike: {'yes' if computer_ok else 'no'}")
     return ok
 
 
