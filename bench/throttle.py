@@ -25,31 +25,26 @@ QUOTA_MS = 25
 NAME = "gin-bench-throttle"
 
 
+def _read_each(name: str):
+    """(pid, bytes of /proc/<pid>/<name>) for every process still there to read."""
+    for proc in Path("/proc").iterdir():
+        if proc.name.isdigit():
+            try:
+                yield int(proc.name), (proc / name).read_bytes()
+            except OSError:
+                continue
+
+
 def _children() -> dict[int, list[int]]:
     tree: dict[int, list[int]] = {}
-    for proc in Path("/proc").iterdir():
-        if not proc.name.isdigit():
-            continue
-        try:
-            stat = (proc / "stat").read_text()
-        except OSError:
-            continue
-        ppid = int(stat.rsplit(")", 1)[1].split()[1])
-        tree.setdefault(ppid, []).append(int(proc.name))
+    for pid, stat in _read_each("stat"):
+        ppid = int(stat.rsplit(b")", 1)[1].split()[1])
+        tree.setdefault(ppid, []).append(pid)
     return tree
 
 
 def _browser_pids(marker: str) -> list[int]:
-    roots = []
-    for proc in Path("/proc").iterdir():
-        if not proc.name.isdigit():
-            continue
-        try:
-            cmd = (proc / "cmdline").read_bytes()
-        except OSError:
-            continue
-        if marker.encode() in cmd and b"--type=" not in cmd:
-            roots.append(int(proc.name))
+    roots = [pid for pid, cmd in _read_each("cmdline") if marker.encode() in cmd and b"--type=" not in cmd]
     tree = _children()
     out, todo = [], list(roots)
     while todo:

@@ -338,3 +338,18 @@ def assert_accessible(page, where: str = ""):
         f"  {v['id']} ({v['impact']}): {v['help']}\n    " + "\n    ".join(v["nodes"]) for v in bad
     )
     return found
+
+
+def boot_then_failure(context, page, server, on_boot) -> None:
+    """The page on its boot screen (the wasm held back): on_boot() looks at it; then the wasm
+    is refused and the page waits on its error screen."""
+    held = []
+    context.route("**/pyodide.asm.wasm", lambda route: held.append(route))
+    page.goto(server.url)
+    page.wait_for_selector("#app[data-boot]:not([data-boot=start])", timeout=30_000)
+    on_boot()
+    for route in held:
+        route.fulfill(status=404, body="gone")
+    context.unroute("**/pyodide.asm.wasm")
+    context.route("**/pyodide.asm.wasm", lambda route: route.fulfill(status=404, body="gone"))
+    page.wait_for_selector("#app[data-boot=failed]", timeout=60_000)

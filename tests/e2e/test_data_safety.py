@@ -67,6 +67,15 @@ def open_at(page, open_app, seed=None, settings=None):
     return settle(page)
 
 
+def look_at_every_size(page, name: str) -> None:
+    """What the page shows is readable at every size, and a screenshot of each; back to 1280×800."""
+    for size in SIZES:
+        page.set_viewport_size({"width": size[0], "height": size[1]})
+        assert_readable(page, f"{name} {size}")
+        shoot(page, name, size)
+    page.set_viewport_size({"width": 1280, "height": 800})
+
+
 # --- 3. two tabs -------------------------------------------------------------------------------
 
 
@@ -80,11 +89,7 @@ def test_two_tabs_one_plays_the_match_and_another_seed_is_another_match(context,
     sheet = other.get_by_role("dialog", name="Partida abierta en otra pestaña")
     sheet.wait_for()
     assert "La partida está abierta en otra pestaña" in sheet.inner_text()
-    for size in SIZES:
-        other.set_viewport_size({"width": size[0], "height": size[1]})
-        assert_readable(other, f"elsewhere {size}")
-        shoot(other, "tabs-elsewhere", size)
-    other.set_viewport_size({"width": 1280, "height": 800})
+    look_at_every_size(other, "tabs-elsewhere")
     other.get_by_role("button", name="Jugar aquí").click()
     sheet.wait_for(state="detached")
     view = wait_idle(other)
@@ -126,11 +131,7 @@ def test_a_link_to_another_match_asks_first_and_keeps_the_match(page, open_app, 
     ask = page.get_by_role("dialog", name="Otra partida")
     ask.wait_for()
     assert "LINK-0001" in ask.inner_text() and "LINK-0002" in ask.inner_text()
-    for size in SIZES:
-        page.set_viewport_size({"width": size[0], "height": size[1]})
-        assert_readable(page, f"link {size}")
-        shoot(page, "link-ask", size)
-    page.set_viewport_size({"width": 1280, "height": 800})
+    look_at_every_size(page, "link-ask")
     page.get_by_role("button", name="Seguir con la mía").click()
     ask.wait_for(state="detached")
     assert wait_idle(page)["seed"] == "LINK-0001" and actions(page) == played

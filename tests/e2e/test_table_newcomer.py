@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import time
 
-from conftest import assert_readable
+from conftest import assert_readable, boot_then_failure
 from test_table import PORTRAIT, SEED, button, settle, setup, shoot, ui
 from test_table_more import MATCH_KEY, put_in_storage, reload, saved
 
@@ -268,16 +268,11 @@ def test_drawn_card_stays_marked_until_the_discard(page, open_app):
 
 def test_boot_and_error_screens_read_well(context, page, server):
     page.expect_errors = True
-    held = []
-    context.route("**/pyodide.asm.wasm", lambda route: held.append(route))
-    page.goto(server.url)
-    page.wait_for_selector("#app[data-boot]:not([data-boot=start])", timeout=30_000)
-    assert page.locator(".boot").is_visible()
-    assert_readable(page, "boot screen")
-    for route in held:
-        route.fulfill(status=404, body="gone")
-    context.unroute("**/pyodide.asm.wasm")
-    context.route("**/pyodide.asm.wasm", lambda route: route.fulfill(status=404, body="gone"))
-    page.wait_for_selector("#app[data-boot=failed]", timeout=60_000)
+
+    def on_boot():
+        assert page.locator(".boot").is_visible()
+        assert_readable(page, "boot screen")
+
+    boot_then_failure(context, page, server, on_boot)
     text = assert_readable(page, "error screen")
     assert "No se pudo cargar el juego." in text and "Detalles técnicos" in text

@@ -160,16 +160,21 @@ def test_the_computer_moves_after_the_deal_has_landed(page, open_app):
     assert first - deal_end < 1200, (first, deal_end)
 
 
-def test_an_open_menu_holds_the_computer_until_it_closes(page, open_app):
-    page.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
-    page.emulate_media(reduced_motion="no-preference")
-    open_app(page, hash=f"#seed={SEED}", settings=TOUCH_MOVING)
+def open_and_draw(page, open_app, size, reduced: bool, settings):
+    """The page at `size`, the upcard passed and a card drawn from the stock (mouse clicks): the view."""
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    page.emulate_media(reduced_motion="reduce" if reduced else "no-preference")
+    open_app(page, hash=f"#seed={SEED}", settings=settings)
     view = settle(page)
     if view["phase"].startswith("upcard"):
         button(page, "Pasar").click()
-        view = settle(page)
+        settle(page)
     button(page, "Mazo").click()
-    view = settle(page)
+    return settle(page)
+
+
+def test_an_open_menu_holds_the_computer_until_it_closes(page, open_app):
+    view = open_and_draw(page, open_app, PHONE, False, TOUCH_MOVING)
     card = discardable(view)
     actions = len(page.evaluate("window.ginApp.save.actions"))
     page.locator(f'.hand [data-card="{card}"]').dblclick(position={"x": 8, "y": 20})
@@ -512,15 +517,7 @@ HAND_SIZES = {(390, 844): 72, (360, 740): 64}
 
 @pytest.mark.parametrize("size", [(390, 844), (360, 740), (844, 390), (740, 360)], ids=lambda s: f"{s[0]}x{s[1]}")
 def test_the_phone_layout_uses_the_screen(page, open_app, size):
-    page.set_viewport_size({"width": size[0], "height": size[1]})
-    page.emulate_media(reduced_motion="reduce")
-    open_app(page, hash=f"#seed={SEED}", settings=TOUCH_FAST)
-    view = settle(page)
-    if view["phase"].startswith("upcard"):
-        button(page, "Pasar").click()
-        settle(page)
-    button(page, "Mazo").click()
-    view = settle(page)
+    view = open_and_draw(page, open_app, size, True, TOUCH_FAST)
     assert len(view["hand"]) == 11
     cards = boxes(page, ".hand .hand-card")
     width = cards[0]["r"] - cards[0]["l"]
@@ -569,10 +566,10 @@ def layoff_save():
     raise LookupError("no layoff")
 
 
-def test_layoffs_are_marked_once_in_the_meld_they_joined(page, open_app, context, layoff_save):
+def open_stored_deal_result(page, open_app, context, save):
+    """The phone page on a stored match whose deal result is pending: that panel."""
     from test_table_more import MATCH_KEY, put_in_storage
 
-    save, result = layoff_save
     put_in_storage(context, {MATCH_KEY: save})
     page.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
     page.emulate_media(reduced_motion="reduce")
@@ -580,6 +577,12 @@ def test_layoffs_are_marked_once_in_the_meld_they_joined(page, open_app, context
     settle(page)
     panel = page.locator(".panel.deal")
     panel.wait_for()
+    return panel
+
+
+def test_layoffs_are_marked_once_in_the_meld_they_joined(page, open_app, context, layoff_save):
+    save, result = layoff_save
+    panel = open_stored_deal_result(page, open_app, context, save)
     laid = [lay["card"] for lay in result["layoffs"]]
     for card in laid:
         shown = panel.locator(f'[data-face="{card}"]')
@@ -630,15 +633,9 @@ def test_the_table_and_its_dialogs_pass_axe(page, open_app):
 
 def test_the_result_panels_and_sheets_pass_axe(page, open_app, context, layoff_save):
     from conftest import assert_accessible
-    from test_table_more import MATCH_KEY, put_in_storage
 
     save, _ = layoff_save
-    put_in_storage(context, {MATCH_KEY: save})
-    page.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
-    page.emulate_media(reduced_motion="reduce")
-    open_app(page, hash=f"#seed={save['seed']}", settings=TOUCH_FAST)
-    settle(page)
-    page.locator(".panel.deal").wait_for()
+    open_stored_deal_result(page, open_app, context, save)
     assert_accessible(page, "deal result with layoffs")
     button(page, "Siguiente").click()
     settle(page)
@@ -683,18 +680,9 @@ def test_the_knock_panel_passes_axe(page, open_app, context):
 
 
 def test_the_boot_and_error_screens_pass_axe(context, page, server):
-    from conftest import assert_accessible
+    from conftest import assert_accessible, boot_then_failure
 
     page.expect_errors = True  # the refused wasm is logged
     page.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
-    held = []
-    context.route("**/pyodide.asm.wasm", lambda route: held.append(route))
-    page.goto(server.url)
-    page.wait_for_selector("#app[data-boot]:not([data-boot=start])", timeout=30_000)
-    assert_accessible(page, "boot screen")
-    for route in held:
-        route.fulfill(status=404, body="gone")
-    context.unroute("**/pyodide.asm.wasm")
-    context.route("**/pyodide.asm.wasm", lambda route: route.fulfill(status=404, body="gone"))
-    page.wait_for_selector("#app[data-boot=failed]", timeout=60_000)
+    boot_then_failure(context, page, server, lambda: assert_accessible(page, "boot screen"))
     assert_accessible(page, "error screen")
