@@ -3,6 +3,9 @@
     python3 bench/search.py --profile traditional --matches 200 --seed S1 \\
         hard0 search:budget=12 search search:budget=96 search:belief=0
 
+A run stopped by time (``--minutes``) goes on with ``--first N`` (the matches
+from N); ``--out FILE`` keeps each match's result as a JSON line.
+
 Every level plays the same ``--matches`` matches against ``--b`` (match n:
 seed ``"<seed>-n"``, the level at seat n % 2), so each row is compared match
 by match with the first (the anchor): the matches only the row's level won
@@ -17,6 +20,7 @@ if started so.
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import sys
 import time
@@ -43,12 +47,13 @@ def _play(job: tuple[str, str, str, int, dict]) -> tuple[str, int, arena.MatchSt
     return level, n, arena._one((level, b, seed, n, rules, 200))
 
 
-def run(levels: list[str], b: str, matches: int, rules: Rules, seed: str, workers: int, minutes: float):
-    """``{level: [MatchStats of match 0, 1, ...]}``, the levels interleaved match by match, so
-    that a run stopped at ``minutes`` is still paired over the matches every level finished."""
+def run(levels: list[str], b: str, matches: int, rules: Rules, seed: str, workers: int, minutes: float, first: int = 0):
+    """``{level: [MatchStats of match first, first + 1, ...]}``, the levels interleaved match by
+    match, so that a run stopped at ``minutes`` is still paired over the matches every level
+    finished."""
     import multiprocessing
 
-    jobs = [(level, b, seed, n, rules.to_dict()) for n in range(matches) for level in levels]
+    jobs = [(level, b, seed, n, rules.to_dict()) for n in range(first, matches) for level in levels]
     got: dict[str, dict[int, arena.MatchStats]] = {level: {} for level in levels}
     stop = time.monotonic() + 60 * minutes
     with multiprocessing.get_context("fork").Pool(workers) as pool:
@@ -59,10 +64,10 @@ def run(levels: list[str], b: str, matches: int, rules: Rules, seed: str, worker
             if time.monotonic() > stop:
                 pool.terminate()
                 break
-    done = 0
+    done = first
     while done < matches and all(done in got[level] for level in levels):
         done += 1
-    return {level: [got[level][n] for n in range(done)] for level in levels}
+    return {level: [got[level][n] for n in range(first, done)] for level in levels}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -75,13 +80,22 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", default="S1")
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--minutes", type=float, default=60.0, help="stop then, reporting the matches all levels finished")
+    p.add_argument("--first", type=int, default=0, help="start at this match (the rest of a run stopped by time)")
+    p.add_argument("--out", type=Path, help="also write each match's result here, a JSON line each (to add runs up)")
     args = p.parse_args(argv)
     for level in args.levels + [args.b]:
         arena._level(level)
     rules = Rules.profile(args.profile, **arena._options(args.option))
     t0 = time.perf_counter()
-    runs = run(args.levels, args.b, args.matches, rules, args.seed, args.workers, args.minutes)
+    runs = run(args.levels, args.b, args.matches, rules, args.seed, args.workers, args.minutes, args.first)
     n = len(runs[args.levels[0]])
+    if args.out:
+        with args.out.open("a") as out:
+            for level, res in runs.items():
+                for i, r in enumerate(res, args.first):
+                    line = {"profile": args.profile, "seed": args.seed, "b": args.b, "level": level, "match": i,
+                            "winner": r.winner, "points": list(r.points), "deals": r.deals}
+                    out.write(json.dumps(line) + "\n")
     print(f"{args.profile} {arena._options(args.option) or ''} vs {args.b}: {n} paired matches, seed {args.seed}, "
           f"{time.perf_counter() - t0:.0f} s")
     print("| level | win rate (95% CI) | points per deal (A / B) | only it / only anchor (sign p) | median / p99 ms |")
