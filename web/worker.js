@@ -211,6 +211,154 @@ async function readSnapshot(response) {
   return new Uint8Array(raw);
 }
 
+// The snapshot's memory comes XORed with the wasm's data segments (build.py
+// xor_wasm_data: the static data that barely changes, 1.5 MB less on the
+// wire); the wasm Pyodide fetches anyway is read beside it (a clone of its
+// response, so nothing is fetched twice) and XORed back in.
+function watchWasmBytes(url) {
+  const original = self.fetch;
+  let resolve;
+  const bytes = new Promise((r) => {
+    resolve = r;
+  });
+  const unwrap = () => {
+    if (self.fetch === watching) self.fetch = original;
+  };
+  function watching(input, init) {
+    const result = original.call(this, input, init);
+    if (new URL(typeof input === "string" ? input : input.url || String(input), self.location.href).href === url) {
+      unwrap();
+      resolve(result.then((response) => (response.ok ? response.clone().arrayBuffer() : null)).catch(() => null));
+    }
+    return result;
+  }
+  self.fetch = watching;
+  return {
+    bytes,
+    restore() {
+      unwrap();
+      resolve(null);
+    },
+  };
+}
+
+function leb128(bytes, at, signed = false) {
+  let value = 0;
+  let scale = 1;
+  let byte;
+  do {
+    byte = bytes[at.i++];
+    value += (byte & 0x7f) * scale;
+    scale *= 128;
+  } while (byte & 0x80);
+  return signed && byte & 0x40 ? value - scale : value;
+}
+
+// XOR memory (the snapshot past its header) with the wasm's active data
+// segments, in place.
+function xorWasmData(snapshot, wasm) {
+  const base = new DataView(snapshot.buffer, snapshot.byteOffset).getUint32(4, true);
+  const at = { i: 8 };
+  while (at.i < wasm.length) {
+    const section = wasm[at.i++];
+    const size = leb128(wasm, at);
+    const end = at.i + size;
+    if (section === 11) {
+      for (let count = leb128(wasm, at); count > 0; count--) {
+        const flags = leb128(wasm, at);
+        if (flags === 1) {
+          at.i += leb128(wasm, at); // passive
+          continue;
+        }
+        if (flags === 2) leb128(wasm, at);
+        if (wasm[at.i++] !== 0x41) throw new SnapshotUnusable("corrupt", "wasm data offset not constant");
+        const offset = leb128(wasm, at, true);
+        at.i++; // end
+        const length = leb128(wasm, at);
+        const start = base + offset;
+        if (start + length > snapshot.length) throw new SnapshotUnusable("corrupt", "wasm data past the snapshot");
+        for (let k = 0; k < length; k++) snapshot[start + k] ^= wasm[at.i + k];
+        at.i += length;
+      }
+    }
+    at.i = end;
+  }
+  return snapshot;
+}
+
+async function undoXor(snapshot, wasmBytes) {
+  if (!SNAPSHOT.xor_wasm) return snapshot;
+  const wasm = await wasmBytes;
+  if (!wasm) throw new SnapshotUnusable("no_wasm_bytes");
+  return xorWasmData(snapshot, new Uint8Array(wasm));
+}
+
+// ------------------------------------------------------- deferred stdlib
+
+// A restored snapshot boots with an empty zip in the standard library's
+// place (BUILD.stdlib_stub: everything the engine uses is already imported,
+// so the page is playable without the 4.5 MB zip); the zip is fetched once
+// the first answer has gone out and written where the snapshot expects it
+// (the snapshot's zipimport directory describes these very bytes). An import
+// that comes before it, should one ever, fetches it there and then (a
+// synchronous request, which a worker may make) instead of failing.
+const STDLIB_GUARD = `
+import sys
+
+_stdlib_zip = next(p for p in sys.path if p.endswith(".zip"))
+
+class _StdlibGuard:
+    def __init__(self, fetch):
+        self.fetch = fetch
+    def find_spec(self, name, path=None, target=None):
+        fetch, self.fetch = self.fetch, None  # once; it stays in meta_path until the page's fetch lands
+        if fetch is not None:
+            fetch()
+        return None
+
+def _guard_stdlib(fetch):
+    sys.meta_path.insert(0, _StdlibGuard(fetch))
+
+def _unguard_stdlib():
+    sys.meta_path[:] = [f for f in sys.meta_path if type(f).__name__ != "_StdlibGuard"]
+`;
+
+function deferStdlib(pyodide, url, timings) {
+  const t0 = performance.now();
+  let installed = false;
+  let zipPath;
+  const install = (bytes, how) => {
+    if (installed) return;
+    installed = true;
+    pyodide.FS.writeFile(zipPath, new Uint8Array(bytes));
+    // Not in the middle of an import (the synchronous way): the guard, spent, stays.
+    if (how !== "sync") pyodide.runPython("_unguard_stdlib()");
+    timings.stdlib = how;
+    timings.stdlib_ms = Math.round(performance.now() - t0);
+  };
+  const now = () => {
+    if (installed) return;
+    const xhr = new XMLHttpRequest();
+    xhr.open("GET", url, false);
+    xhr.responseType = "arraybuffer";
+    xhr.send(null);
+    if (xhr.status === 200) install(xhr.response, "sync");
+  };
+  pyodide.runPython(STDLIB_GUARD);
+  zipPath = pyodide.globals.get("_stdlib_zip");
+  const guard = pyodide.globals.get("_guard_stdlib");
+  guard(now);
+  guard.destroy();
+  return async () => {
+    try {
+      const bytes = await fetchBytes(url, "stdlib");
+      install(bytes, "deferred");
+    } catch (err) {
+      timings.stdlib = `failed: ${err.message}`; // imports fetch it then
+    }
+  };
+}
+
 // What the snapshot froze that must differ per visit: `random`'s state (the
 // build played a warm-up match). Python's string-hash secret cannot change in
 // a running interpreter; the build fixes it (PYTHONHASHSEED=0) and the engine
@@ -473,6 +621,7 @@ async function boot() {
   };
   const found = findSnapshot();
   found.catch(() => {}); // reported below
+  const wasm = SNAPSHOT && SNAPSHOT.xor_wasm ? watchWasmBytes(abs(SNAPSHOT.xor_wasm)) : null;
   let loadPyodide;
   try {
     ({ loadPyodide } = await import(indexURL + "pyodide.mjs"));
@@ -488,13 +637,17 @@ async function boot() {
     // Pyodide fetches and compiles the wasm and fetches the stdlib.
     const snapshot = await found;
     timings.snapshot_source = snapshot.source;
-    const bytes = snapshot.read().then((b) => (mark("snapshot_read"), b));
+    const bytes = snapshot
+      .read()
+      .then((b) => undoXor(b, wasm && wasm.bytes))
+      .then((b) => (mark("snapshot_read"), b));
     // Reported through loadPyodide, which may await it only later: without a
     // handler now, a quick failure (a corrupt copy) is an unhandled rejection.
     bytes.catch(() => {});
     let pyodide;
     try {
-      pyodide = await startPyodide(loadPyodide, { ...options, _loadSnapshot: bytes }, mark);
+      const stdLibURL = BUILD.stdlib_stub ? abs(BUILD.stdlib_stub) : options.stdLibURL;
+      pyodide = await startPyodide(loadPyodide, { ...options, stdLibURL, _loadSnapshot: bytes }, mark);
     } catch (err) {
       if (err instanceof SnapshotUnusable) throw err;
       if (err instanceof BootError && err.code === "missing_file") throw err; // the normal boot would fail too
@@ -510,12 +663,20 @@ async function boot() {
     } catch (err) {
       throw new SnapshotUnusable("restore_failed", err);
     }
-    unstage();
     mark("engine");
     timings.boot = "snapshot";
     timings.snapshot = SNAPSHOT.url.slice(SNAPSHOT.url.lastIndexOf("/") + 1);
-    return { pyodide, module, timings, afterReady: null };
+    if (!BUILD.stdlib_stub) {
+      unstage();
+      return { pyodide, module, timings, afterReady: null };
+    }
+    timings.stdlib = "deferred";
+    // Still staged (a first visit): the service worker's precache takes the
+    // zip from there.
+    const fetchStdlib = deferStdlib(pyodide, options.stdLibURL, timings);
+    return { pyodide, module, timings, afterReady: () => fetchStdlib().finally(unstage) };
   } catch (err) {
+    if (wasm) wasm.restore();
     if (!(err instanceof SnapshotUnusable)) {
       unstage();
       throw err;
