@@ -298,7 +298,7 @@ async function undoXor(snapshot, wasmBytes) {
 // A restored snapshot boots with an empty zip in the standard library's
 // place (BUILD.stdlib_stub: everything the engine uses is already imported,
 // so the page is playable without the 4.5 MB zip); the zip is fetched once
-// the first answer has gone out and written where the snapshot expects it
+// the page says it is playable and written where the snapshot expects it
 // (the snapshot's zipimport directory describes these very bytes). An import
 // that comes before it, should one ever, fetches it there and then (a
 // synchronous request, which a worker may make) instead of failing.
@@ -793,10 +793,12 @@ function callBridge(method, params) {
 function handle(message) {
   const { id, method, params } = message;
   post({ id, ...callBridge(method, params) });
-  runAfterReady();
 }
 
-// Once, right after the first answer (the page's first match) has gone out.
+// Once, when the page says it is playable (engine.js playable()), so nothing
+// for later competes with the first match's way to the screen; or a while
+// after ready, for a page that never says so.
+const AFTER_READY_FALLBACK_MS = 5000;
 function runAfterReady() {
   const task = bridge && bridge.afterReady;
   if (!task) return;
@@ -806,6 +808,10 @@ function runAfterReady() {
 
 self.addEventListener("message", (event) => {
   const message = event.data;
+  if (message && message.type === "playable") {
+    runAfterReady();
+    return;
+  }
   if (!message || message.id === undefined) return;
   if (bridge) {
     handle(message);
@@ -819,7 +825,7 @@ booting = boot().then(
     bridge = result;
     post({ type: "ready", timings: result.timings });
     for (const message of pending.splice(0)) handle(message);
-    setTimeout(runAfterReady, 1000); // in case the page asks nothing soon
+    setTimeout(runAfterReady, AFTER_READY_FALLBACK_MS);
   },
   (err) => {
     const e = err instanceof BootError ? err : new BootError("runtime", "boot_failed", err && err.stack ? err.stack : err);
