@@ -74,6 +74,11 @@ def snapshot_requests(context) -> list[str]:
     return [u for u in context.requests if "/snapshot/" in u]
 
 
+def played_moves(page, wait_idle) -> tuple[dict, dict]:
+    view = play_moves(page, wait_idle, MOVES)
+    return view, json.loads(page.evaluate("(key) => localStorage.getItem(key)", MATCH_KEY))
+
+
 def fresh_match(page, open_app, wait_idle, url: str) -> tuple[dict, dict, dict]:
     """Open the page on the seeded match with no save, play MOVES moves and
     return (ginReady's value, the view, the save)."""
@@ -145,6 +150,35 @@ def test_snapshot_boot_plays_the_same_match_and_works_offline(context, page, ope
 
     ready, _ = offline_reload(context, page, open_app, wait_idle, srv)
     assert ready["timings"]["boot"] == "snapshot"
+
+
+def test_a_first_visit_is_playable_before_the_stdlib_arrives(context, page, open_app, make_server, wait_idle, dist):
+    """The restored snapshot has imported all the engine uses: the 4.5 MB
+    stdlib zip is not on a first visit's way to playable. Its request is held
+    here, and the page still becomes playable and plays; the worker asks for
+    it once the page says it is playable, and that one download is what the
+    service worker's precache keeps."""
+    srv = make_server()
+    held = []
+    context.route("**/pyodide/python_stdlib.pyc.zip", lambda route: held.append(route))
+    ready = open_app(page, url=srv.url, hash="#seed=" + SEED)
+    assert ready["timings"]["boot"] == "snapshot"
+    assert ready["timings"]["stdlib"] == "deferred"
+    assert any(u.endswith("/pyodide/python_stdlib.empty.zip") for u in context.requests)
+    deadline = time.monotonic() + 15
+    while not held and time.monotonic() < deadline:
+        page.wait_for_timeout(50)
+    assert len(held) == 1, "the worker fetches the stdlib once the page is playable"
+    held[0].fallback()
+    same_match(*played_moves(page, wait_idle))
+    wait_controlled(page)
+    wait_snapshot_cached(page, snapshot_name(dist))
+    stdlib = "/pyodide/python_stdlib.pyc.zip"
+    deadline = time.monotonic() + 30
+    while not any(stdlib in urls for urls in cached_urls(page).values()) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert any(stdlib in urls for name, urls in cached_urls(page).items() if name != "gin-staging"), cached_urls(page)
+    assert len([u for u in context.requests if u.endswith(stdlib)]) == 1
 
 
 def _inline_json(source: str, name: str) -> tuple[dict, str]:
