@@ -579,9 +579,9 @@ def xor_wasm_data(snapshot: bytes, wasm: bytes) -> bytes:
 
 def memory_snapshot(pyodide: Path, stdlib: bytes, gin_name: str, gin_bytes: bytes) -> tuple[str, bytes, bytes]:
     """The memory snapshot made under Node, XORed with the wasm's data
-    segments (xor_wasm_data), as it is decoded and as it is served (gzip);
-    rebuilt only when the Pyodide core, the stdlib, the gin wheel or the
-    recipe change. Returns its key (which names it in dist/) and both forms."""
+    segments (xor_wasm_data) as it is served (gzip); rebuilt only when the
+    Pyodide core, the stdlib, the gin wheel or the recipe change. Returns its
+    key (which names it in dist/), the decoded XORed form and the gzip."""
     key = _key(
         "snapshot", TOOL_VERSION, PYODIDE_TOOL, SNAPSHOT_HASHSEED,
         sha256_file(pyodide / "pyodide.asm.wasm"), sha256_file(pyodide / "pyodide.asm.mjs"),
@@ -677,7 +677,8 @@ def build() -> dict:
     outputs[f"wheels/{gin_name}"] = gin_bytes
     outputs.update(app_icons())
     outputs.update(card_font())
-    snap_key, snap_raw, snap_packed = memory_snapshot(pyodide, stdlib, gin_name, gin_bytes)
+    snap_key, snap_xored, snap_packed = memory_snapshot(pyodide, stdlib, gin_name, gin_bytes)
+    snap_raw = xor_wasm_data(snap_xored, (pyodide / "pyodide.asm.wasm").read_bytes())
     # The snapshot is not precached with the rest: a first visit's worker
     # fetches it beside the wasm and boots from it, and the service worker
     # keeps it decoded (from what the page fetched, or fetched in the
@@ -688,6 +689,8 @@ def build() -> dict:
         # reads it as the engine needs it, with no gunzip on its way.
         "raw_url": f"snapshot/{snap_key}.bin",
         "integrity": sri(snap_packed),
+        # gunzipped but still XORed (a host that decoded it on the way)
+        "xor_integrity": sri(snap_xored),
         "raw_integrity": sri(snap_raw),
         "size": len(snap_packed),
         "raw_size": len(snap_raw),
@@ -723,6 +726,7 @@ def build() -> dict:
     sw_snapshot = {
         "path": snapshot["url"], "raw_path": snapshot["raw_url"],
         "integrity": snapshot["integrity"], "raw_integrity": snapshot["raw_integrity"], "raw_size": snapshot["raw_size"],
+        "xor_integrity": snapshot["xor_integrity"], "xor_wasm": snapshot["xor_wasm"],
     }
     sw_manifest = {"version": version, "files": files, "snapshot": sw_snapshot}
     outputs["sw.js"] = sw_source.replace(MANIFEST_TOKEN, json.dumps(sw_manifest)).encode()

@@ -38,10 +38,11 @@ if (boot === "snapshot") {
   const integrity = "sha256-" + createHash("sha256").update(packed).digest("base64");
   if (integrity !== manifest.snapshot.integrity) throw new Error("the snapshot in dist/ does not match the manifest");
   const worker = await readFile(path.join(distDir, "worker.js"), "utf8");
-  // worker.js's own code: the XOR with the wasm's data segments undone, and
+  // The page's own code: the XOR with the wasm's data segments undone, and
   // the guard that fetches the stdlib for an import that comes before it.
-  const xorSource = worker.slice(worker.indexOf("function leb128("), worker.indexOf("async function undoXor("));
-  const xorWasmData = new Function("SnapshotUnusable", `${xorSource}; return xorWasmData;`)(Error);
+  const shared = {};
+  new Function("self", await readFile(path.join(distDir, "wasmdata.js"), "utf8"))(shared);
+  const { xorWasmData } = shared.ginWasmData;
   const wasm = await readFile(path.join(pyodideDir, "pyodide.asm.wasm"));
   const snapshot = xorWasmData(new Uint8Array(gunzipSync(packed)), new Uint8Array(wasm));
   // As the worker boots it: an empty zip in the stdlib's place.

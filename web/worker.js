@@ -29,6 +29,8 @@
 //   {id, ok: true, result}                      result: the bridge's parsed answer
 //   {id, ok: false, error: {code, message}}     the call never reached the engine
 
+import "./wasmdata.js"; // self.ginWasmData
+
 // Replaced by build.py with the paths of this build's Pyodide and wheels.
 const BUILD = self.__GIN_BUILD;
 
@@ -170,12 +172,16 @@ async function findSnapshot() {
   const note = await failureNote();
   if (note && note.count >= MAX_FAILURES) throw new SnapshotUnusable(note.reason, `failed ${note.count} times`);
   let response;
+  let whole;
   try {
-    response = (await caches.match(abs(SNAPSHOT.raw_url))) || (await caches.match(abs(SNAPSHOT.url)));
+    response = await caches.match(abs(SNAPSHOT.raw_url));
+    whole = Boolean(response);
+    response ||= await caches.match(abs(SNAPSHOT.url));
   } catch (err) {
     throw new SnapshotUnusable("no_cache_storage", err);
   }
-  if (response) return { source: "cache", read: () => readSnapshot(response) };
+  // The service worker keeps it whole (raw_url); as served (url) it is XORed.
+  if (response) return { source: "cache", xored: !whole, read: () => readSnapshot(response) };
   // An extra engine only reads what is shared; a slow network waits.
   if (REVIEWER) throw new SnapshotUnusable("not_cached");
   const unwanted = networkWanted();
@@ -186,18 +192,21 @@ async function findSnapshot() {
     throw new SnapshotUnusable("not_cached", err); // offline
   }
   if (!response.ok) throw new SnapshotUnusable("not_cached", `HTTP ${response.status}`);
-  return { source: "network", read: () => readSnapshot(response) };
+  return { source: "network", xored: true, read: () => readSnapshot(response) };
 }
 
-// Stored decoded (the service worker's copy), gzip-compressed (as served),
-// or decoded by a host that sent it with Content-Encoding: each is checked
-// against the build's hash of that form.
+// Stored whole (the service worker's copy: {bytes, xored: false}),
+// gzip-compressed as served, or decoded by a host that sent it with
+// Content-Encoding (both still XORed with the wasm's data segments): each is
+// checked against the build's hash of that form.
 async function readSnapshot(response) {
   const stored = new Uint8Array(await response.arrayBuffer());
   const packed = stored[0] === 0x1f && stored[1] === 0x8b;
   if (!packed) {
-    if ((await integrityOf(stored)) !== SNAPSHOT.raw_integrity) throw new SnapshotUnusable("hash_mismatch");
-    return stored;
+    const integrity = await integrityOf(stored);
+    if (integrity === SNAPSHOT.raw_integrity) return { bytes: stored, xored: false };
+    if (integrity === SNAPSHOT.xor_integrity) return { bytes: stored, xored: true };
+    throw new SnapshotUnusable("hash_mismatch");
   }
   if (typeof DecompressionStream !== "function") throw new SnapshotUnusable("no_decompression");
   const [integrity, raw] = await Promise.all([
@@ -208,13 +217,13 @@ async function readSnapshot(response) {
   });
   if (integrity !== SNAPSHOT.integrity) throw new SnapshotUnusable("hash_mismatch");
   if (raw.byteLength !== SNAPSHOT.raw_size) throw new SnapshotUnusable("corrupt", `size ${raw.byteLength}`);
-  return new Uint8Array(raw);
+  return { bytes: new Uint8Array(raw), xored: true };
 }
 
-// The snapshot's memory comes XORed with the wasm's data segments (build.py
-// xor_wasm_data: the static data that barely changes, 1.5 MB less on the
-// wire); the wasm Pyodide fetches anyway is read beside it (a clone of its
-// response, so nothing is fetched twice) and XORed back in.
+// The snapshot as served has its memory XORed with the wasm's data segments
+// (wasmdata.js): the wasm Pyodide fetches anyway is read beside it (a clone
+// of its response, so nothing is fetched twice) and XORed back in. The
+// service worker keeps it whole, so a repeat visit does none of this.
 function watchWasmBytes(url) {
   const original = self.fetch;
   let resolve;
@@ -242,55 +251,14 @@ function watchWasmBytes(url) {
   };
 }
 
-function leb128(bytes, at, signed = false) {
-  let value = 0;
-  let scale = 1;
-  let byte;
-  do {
-    byte = bytes[at.i++];
-    value += (byte & 0x7f) * scale;
-    scale *= 128;
-  } while (byte & 0x80);
-  return signed && byte & 0x40 ? value - scale : value;
-}
-
-// XOR memory (the snapshot past its header) with the wasm's active data
-// segments, in place.
-function xorWasmData(snapshot, wasm) {
-  const base = new DataView(snapshot.buffer, snapshot.byteOffset).getUint32(4, true);
-  const at = { i: 8 };
-  while (at.i < wasm.length) {
-    const section = wasm[at.i++];
-    const size = leb128(wasm, at);
-    const end = at.i + size;
-    if (section === 11) {
-      for (let count = leb128(wasm, at); count > 0; count--) {
-        const flags = leb128(wasm, at);
-        if (flags === 1) {
-          at.i += leb128(wasm, at); // passive
-          continue;
-        }
-        if (flags === 2) leb128(wasm, at);
-        if (wasm[at.i++] !== 0x41) throw new SnapshotUnusable("corrupt", "wasm data offset not constant");
-        const offset = leb128(wasm, at, true);
-        at.i++; // end
-        const length = leb128(wasm, at);
-        const start = base + offset;
-        if (start + length > snapshot.length) throw new SnapshotUnusable("corrupt", "wasm data past the snapshot");
-        for (let k = 0; k < length; k++) snapshot[start + k] ^= wasm[at.i + k];
-        at.i += length;
-      }
-    }
-    at.i = end;
-  }
-  return snapshot;
-}
-
 async function undoXor(snapshot, wasmBytes) {
-  if (!SNAPSHOT.xor_wasm) return snapshot;
-  const wasm = await wasmBytes;
+  const wasm = wasmBytes && (await wasmBytes);
   if (!wasm) throw new SnapshotUnusable("no_wasm_bytes");
-  return xorWasmData(snapshot, new Uint8Array(wasm));
+  try {
+    return self.ginWasmData.xorWasmData(snapshot, new Uint8Array(wasm));
+  } catch (err) {
+    throw new SnapshotUnusable("corrupt", err);
+  }
 }
 
 // ------------------------------------------------------- deferred stdlib
@@ -621,7 +589,7 @@ async function boot() {
   };
   const found = findSnapshot();
   found.catch(() => {}); // reported below
-  const wasm = SNAPSHOT && SNAPSHOT.xor_wasm ? watchWasmBytes(abs(SNAPSHOT.xor_wasm)) : null;
+  let wasm = null;
   let loadPyodide;
   try {
     ({ loadPyodide } = await import(indexURL + "pyodide.mjs"));
@@ -637,9 +605,11 @@ async function boot() {
     // Pyodide fetches and compiles the wasm and fetches the stdlib.
     const snapshot = await found;
     timings.snapshot_source = snapshot.source;
+    // Before loadPyodide, which fetches the wasm.
+    if (snapshot.xored) wasm = watchWasmBytes(abs(SNAPSHOT.xor_wasm));
     const bytes = snapshot
       .read()
-      .then((b) => undoXor(b, wasm && wasm.bytes))
+      .then(({ bytes, xored }) => (xored ? undoXor(bytes, wasm && wasm.bytes) : bytes))
       .then((b) => (mark("snapshot_read"), b));
     // Reported through loadPyodide, which may await it only later: without a
     // handler now, a quick failure (a corrupt copy) is an unhandled rejection.

@@ -20,6 +20,18 @@ from conftest import _wait_ready
 from test_runtime import MATCH_KEY, play_moves
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
+def _build_module():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("gin_build_for_tests", ROOT / "build.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+xor_wasm_data = _build_module().xor_wasm_data
 SEED = "K7Q2-M9XD"
 MOVES = 4
 # What each kind of visit plays: the same seeded moves must give the same
@@ -109,6 +121,18 @@ def offline_reload(context, page, open_app, wait_idle, srv) -> tuple[dict, dict]
     return ready, after
 
 
+def cached_snapshot_integrity(page, name: str) -> str | None:
+    return page.evaluate(
+        """async (raw) => {
+             const response = await caches.match(new URL("snapshot/" + raw, location.href).href);
+             if (!response) return null;
+             const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", await response.arrayBuffer()));
+             return "sha256-" + btoa(String.fromCharCode(...digest));
+           }""",
+        name.removesuffix(".gz"),
+    )
+
+
 def snapshot_name(site: Path) -> str:
     return Path(json.loads((site / "manifest.json").read_text())["snapshot"]["url"]).name
 
@@ -134,8 +158,12 @@ def test_snapshot_boot_plays_the_same_match_and_works_offline(context, page, ope
     wait_controlled(page)
     wait_snapshot_cached(page, snapshot_name(dist))
     # Kept decoded: a repeat visit reads it as the engine needs it.
-    raw_size = json.loads((dist / "manifest.json").read_text())["snapshot"]["raw_size"]
-    assert cached_snapshot_size(page, snapshot_name(dist)) == raw_size
+    snap = json.loads((dist / "manifest.json").read_text())["snapshot"]
+    assert cached_snapshot_size(page, snapshot_name(dist)) == snap["raw_size"]
+    # ... and whole: XORed back with the wasm's data segments by the service
+    # worker, so a repeat visit has nothing to undo (served, it is XORed).
+    assert snap["xor_integrity"] != snap["raw_integrity"]
+    assert cached_snapshot_integrity(page, snapshot_name(dist)) == snap["raw_integrity"]
     # Pyodide's big files and the snapshot were downloaded once: the precache
     # reused what the page fetched; micropip and the wheel were not needed.
     for name in ("pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.pyc.zip", "snapshot/" + snapshot_name(dist)):
@@ -200,9 +228,12 @@ def rewrite_snapshot(site: Path, *, stored: bytes | None = None, worker_expects:
     if stored is not None:
         (site / snap["url"]).write_bytes(stored)
         raw = gzip.decompress(stored)
-        new = {"integrity": sri(stored), "raw_integrity": sri(raw), "size": len(stored), "raw_size": len(raw)}
+        # Whole again as the service worker keeps it (the XOR leaves the header alone).
+        whole = xor_wasm_data(b"\0snp" + raw[4:], (ROOT / "web" / "node_modules" / "pyodide" / "pyodide.asm.wasm").read_bytes())
+        whole = raw[:4] + whole[4:]
+        new = {"integrity": sri(stored), "xor_integrity": sri(raw), "raw_integrity": sri(whole), "size": len(stored), "raw_size": len(raw)}
         build["snapshot"].update(new)
-        sw_manifest["snapshot"].update(integrity=new["integrity"], raw_integrity=new["raw_integrity"])
+        sw_manifest["snapshot"].update(integrity=new["integrity"], xor_integrity=new["xor_integrity"], raw_integrity=new["raw_integrity"])
     if worker_expects:
         build["snapshot"].update(worker_expects)
     worker_source = worker_source.replace(build_line, f"const BUILD = {json.dumps(build)};")
