@@ -29,8 +29,6 @@
 //   {id, ok: true, result}                      result: the bridge's parsed answer
 //   {id, ok: false, error: {code, message}}     the call never reached the engine
 
-import "./wasmdata.js"; // self.ginWasmData
-
 // Replaced by build.py with the paths of this build's Pyodide and wheels.
 const BUILD = self.__GIN_BUILD;
 
@@ -251,7 +249,14 @@ function watchWasmBytes(url) {
   };
 }
 
+// Only a copy still XORed needs the code (a repeat visit's copy is whole):
+// imported then, beside the wasm's download, not before the boot starts.
 async function undoXor(snapshot, wasmBytes) {
+  try {
+    await import("./wasmdata.js"); // sets self.ginWasmData
+  } catch (err) {
+    throw new SnapshotUnusable("not_cached", `wasmdata.js: ${err}`);
+  }
   const wasm = wasmBytes && (await wasmBytes);
   if (!wasm) throw new SnapshotUnusable("no_wasm_bytes");
   try {
