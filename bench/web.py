@@ -199,10 +199,23 @@ def visit(context, url: str, ready: str, meter: Meter, page=None):
     start = time.time()
     if page is None:
         page = context.new_page()
+        page.console_lines = []
+        page.on("console", lambda msg: page.console_lines.append(f"{msg.type}: {msg.text}"))
         page.goto(url)
     else:
         page.reload()
-    value = wait_value(page, ready)
+    try:
+        value = wait_value(page, ready)
+    except Exception:
+        # Say where a boot that never became playable stopped.
+        try:
+            state = page.evaluate("() => JSON.stringify({boot: window.ginApp && window.ginApp.state && window.ginApp.state.boot, "
+                                  "app: document.getElementById('app') && document.getElementById('app').dataset})")
+        except Exception as exc:  # noqa: BLE001
+            state = f"(page unreadable: {exc})"
+        print(f"  [not playable: {url}: {state}; console: {getattr(page, 'console_lines', [])[-20:]}; "
+              f"requests since: {sorted(meter.files(start))}]", file=sys.stderr, flush=True)
+        raise
     until = (page.evaluate("performance.timeOrigin") + value["at"]) / 1000
     value["files_before_ready"] = meter.files(start, until)
     return page, value["at"], meter.since(start, until), value
@@ -722,7 +735,11 @@ def throttled_rounds(pw, chromium: str, url: str, meter: Meter, snapshot: str, i
         for i in range(THROTTLED_ROUNDS):
             for kind in (("bare", "gin") if i % 2 == 0 else ("gin", "bare")):
                 throttle.enter(THROTTLE_MARKER)  # any process started since
-                into[kind].append(round_of(browser, url, meter, kind, snapshot, short=True))
+                try:
+                    into[kind].append(round_of(browser, url, meter, kind, snapshot, short=True))
+                except Exception as exc:  # noqa: BLE001 - one lost round is reported, not the whole run
+                    print(f"  [{kind} throttled round {i} lost: {str(exc).splitlines()[0]}]", file=sys.stderr, flush=True)
+                    into.setdefault("lost", []).append(kind)
     finally:
         browser.close()
         throttle.stop()
