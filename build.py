@@ -64,10 +64,13 @@ MICROPIP_SHA256 = "768de165adb8e66906039d8fec4127a57f522dfdf8e6fbff877a4616941ec
 # The memory snapshot and the compiled bytecode are made by Pyodide itself,
 # under Node, by PYODIDE_TOOL below; bump this when that recipe changes so the
 # cached results in .cache/ are made again.
-TOOL_VERSION = "1"
+TOOL_VERSION = "2"
 # The snapshot freezes Python's string-hash secret; a declared constant instead
 # of whatever random one the build machine drew (see the README).
 SNAPSHOT_HASHSEED = "0"
+# An empty zip archive (its end-of-central-directory record alone).
+EMPTY_ZIP = b"PK\x05\x06" + bytes(18)
+STDLIB_STUB = "pyodide/python_stdlib.empty.zip"
 # Files the server may send gzip-compressed (precompressed by the build).
 COMPRESSIBLE = (".wasm", ".mjs", ".js", ".json", ".html", ".css", ".svg", ".txt", ".webmanifest")
 COMPRESS_MIN = 1024
@@ -242,8 +245,8 @@ def gin_wheel_bytes(sources: dict[str, bytes], pycs: dict[str, bytes]) -> tuple[
 
 # Run as `node tool.mjs job.json`. Compiles Python sources to bytecode with
 # Pyodide's own interpreter, and makes the memory snapshot of an interpreter
-# that has installed gin with micropip (exactly as the page does), imported
-# every gin module and played a few bridge calls.
+# that has unpacked the gin wheel, imported every gin module and played a few
+# bridge calls.
 PYODIDE_TOOL = r"""
 import { readFile, writeFile } from "node:fs/promises";
 import { pathToFileURL } from "node:url";
@@ -350,21 +353,56 @@ async function compile(spec) {
   await writeFile(spec.outDir + "/compiled.json", JSON.stringify(compiled));
 }
 
+// Every free chunk of the C heap (dlmalloc: Python's objects live there,
+// Pyodide builds CPython without pymalloc) overwritten with zeros: what was
+// freed still holds old bytes, which compress as badly as live ones. Blocks
+// up to 64 KB are taken while the heap need not grow, zeroed and given back.
+function zeroFreeMemory(M) {
+  const size = M.HEAP8.length;
+  const taken = [];
+  for (let n = 1 << 16; n >= 16; n >>= 1) {
+    for (;;) {
+      const top = M._sbrk(0);
+      const p = M._malloc(n);
+      if (!p) break;
+      if (M._sbrk(0) !== top || M.HEAP8.length !== size) {
+        M._free(p);
+        break;
+      }
+      M.HEAPU8.fill(0, p, p + n);
+      taken.push(p);
+    }
+  }
+  for (const p of taken) M._free(p);
+  if (M.HEAP8.length !== size) throw new Error("zeroing the free memory grew the heap");
+}
+
 async function snapshot(spec) {
   const options = { indexURL: job.indexURL, stdLibURL: spec.stdLibURL, ...quiet };
   const py = await loadPyodide({ ...options, _makeSnapshot: true, env: { PYTHONHASHSEED: spec.hashSeed } });
-  const errors = [];
-  await py.loadPackage(spec.micropip, { messageCallback: () => {}, errorCallback: (m) => errors.push(m) });
-  const micropip = py.pyimport("micropip");
+  // The wheel unpacked into site-packages, not installed with micropip: the
+  // snapshot keeps only what is in memory, and micropip's imports (email,
+  // tarfile, ssl, argparse's helpers, importlib.metadata ...) would be a
+  // quarter of it; whatever the unpacking imported goes again.
   const name = spec.gin.slice(spec.gin.lastIndexOf("/") + 1);
   py.FS.writeFile("/tmp/" + name, await readFile(spec.gin));
-  await micropip.install.callKwargs("emfs:/tmp/" + name, { deps: false });
-  micropip.destroy();
+  py.runPython(`
+import gc, sys
+_before = set(sys.modules)
+import site, zipfile
+with zipfile.ZipFile("/tmp/${name}") as _wheel:
+    _wheel.extractall(site.getsitepackages()[0])
+for _name in set(sys.modules) - _before:
+    del sys.modules[_name]
+del _before, _wheel, _name, site, zipfile
+gc.collect()
+`);
   py.FS.unlink("/tmp/" + name);
   py.runPython(WARM);
   // loadPackage's record of what it loaded is a JavaScript object the
   // snapshot requires to be empty.
   for (const key of Object.keys(py.loadedPackages)) delete py.loadedPackages[key];
+  zeroFreeMemory(py._module);
   const bytes = py.makeMemorySnapshot();
   // Check it restores and answers before the build ships it.
   const again = await loadPyodide({ ...options, _loadSnapshot: bytes });
@@ -471,14 +509,83 @@ def _prune(folder: Path, keep: set[str], spare: int = 3) -> None:
         shutil.rmtree(path) if path.is_dir() else path.unlink()
 
 
-def memory_snapshot(pyodide: Path, stdlib: bytes, micropip: Path, gin_name: str, gin_bytes: bytes) -> tuple[str, bytes, bytes]:
-    """The memory snapshot (raw, gzip) made under Node, rebuilt only when the
-    Pyodide core, the stdlib, micropip, the gin wheel or the recipe change.
-    Returns its key (which names it in dist/) and both forms."""
+def _leb128(data: bytes, i: int, signed: bool = False) -> tuple[int, int]:
+    value = shift = 0
+    while True:
+        byte = data[i]
+        i += 1
+        value |= (byte & 0x7F) << shift
+        shift += 7
+        if not byte & 0x80:
+            if signed and byte & 0x40:
+                value -= 1 << shift
+            return value, i
+
+
+def wasm_data_segments(wasm: bytes) -> list[tuple[int, bytes]]:
+    """The active data segments of a WebAssembly module, (memory offset,
+    bytes): what instantiating it writes into a fresh memory."""
+    if wasm[:4] != b"\0asm":
+        raise ValueError("not a WebAssembly module")
+    segments = []
+    i = 8
+    while i < len(wasm):
+        section = wasm[i]
+        size, i = _leb128(wasm, i + 1)
+        end = i + size
+        if section == 11:  # data
+            count, j = _leb128(wasm, i)
+            for _ in range(count):
+                flags, j = _leb128(wasm, j)
+                if flags == 1:  # passive: not written at instantiation
+                    length, j = _leb128(wasm, j)
+                    j += length
+                    continue
+                if flags == 2:
+                    _, j = _leb128(wasm, j)  # memory index
+                if wasm[j] != 0x41:  # i32.const
+                    raise ValueError(f"data segment offset by opcode {wasm[j]:#x}")
+                offset, j = _leb128(wasm, j + 1, signed=True)
+                if wasm[j] != 0x0B:
+                    raise ValueError("data segment offset is not a constant")
+                length, j = _leb128(wasm, j + 1)
+                segments.append((offset, wasm[j:j + length]))
+                j += length
+        i = end
+    return segments
+
+
+def snapshot_header_size(snapshot: bytes) -> int:
+    """Where the memory starts in a Pyodide memory snapshot (its second
+    32-bit word, as Pyodide's restoreSnapshot reads it)."""
+    if snapshot[:4] != b"\0snp":
+        raise ValueError("not a Pyodide memory snapshot")
+    return struct.unpack_from("<I", snapshot, 4)[0]
+
+
+def xor_wasm_data(snapshot: bytes, wasm: bytes) -> bytes:
+    """The snapshot with its memory XORed with the wasm's data segments: the
+    static data a running interpreter barely changes (3.8 MB, 1.5 MB of the
+    snapshot's gzip) become zeros, and the page, which has the wasm anyway,
+    undoes it (worker.js). The same call undoes it here."""
+    out = bytearray(snapshot)
+    base = snapshot_header_size(snapshot)
+    for offset, data in wasm_data_segments(wasm):
+        start = base + offset
+        part = int.from_bytes(out[start:start + len(data)], "little") ^ int.from_bytes(data, "little")
+        out[start:start + len(data)] = part.to_bytes(len(data), "little")
+    return bytes(out)
+
+
+def memory_snapshot(pyodide: Path, stdlib: bytes, gin_name: str, gin_bytes: bytes) -> tuple[str, bytes, bytes]:
+    """The memory snapshot made under Node, XORed with the wasm's data
+    segments (xor_wasm_data) as it is served (gzip); rebuilt only when the
+    Pyodide core, the stdlib, the gin wheel or the recipe change. Returns its
+    key (which names it in dist/), the decoded XORed form and the gzip."""
     key = _key(
         "snapshot", TOOL_VERSION, PYODIDE_TOOL, SNAPSHOT_HASHSEED,
         sha256_file(pyodide / "pyodide.asm.wasm"), sha256_file(pyodide / "pyodide.asm.mjs"),
-        sri(stdlib), sha256_file(micropip), gin_name, sri(gin_bytes),
+        sri(stdlib), gin_name, sri(gin_bytes),
     )[:24]
     folder = CACHE / "snapshot"
     gz_path = folder / f"{key}.bin.gz"
@@ -494,17 +601,16 @@ def memory_snapshot(pyodide: Path, stdlib: bytes, micropip: Path, gin_name: str,
                     "indexURL": str(pyodide) + "/",
                     "snapshot": {
                         "stdLibURL": str(stdlib_path),
-                        "micropip": str(micropip),
                         "gin": str(wheel),
                         "hashSeed": SNAPSHOT_HASHSEED,
                         "out": str(raw_path),
                     },
                 }
             )
-            raw = raw_path.read_bytes()
+            raw = xor_wasm_data(raw_path.read_bytes(), (pyodide / "pyodide.asm.wasm").read_bytes())
             folder.mkdir(parents=True, exist_ok=True)
             tmp_gz = gz_path.with_suffix(".tmp")
-            tmp_gz.write_bytes(gzip.compress(raw, compresslevel=6, mtime=0))
+            tmp_gz.write_bytes(gzip.compress(raw, compresslevel=9, mtime=0))
             tmp_gz.replace(gz_path)
         _prune(folder, {gz_path.name})
     packed = gz_path.read_bytes()
@@ -563,11 +669,16 @@ def build() -> dict:
         del outputs["pyodide/python_stdlib.zip"]  # never fetched: the page asks for the compiled one
         stdlib_path = "pyodide/python_stdlib.pyc.zip"
     outputs[stdlib_path] = stdlib
+    # A restored snapshot has imported all it needs before the page is
+    # playable: it boots with an empty zip in the stdlib's place, and the
+    # worker writes the real one there afterwards (worker.js).
+    outputs[STDLIB_STUB] = EMPTY_ZIP
     gin_name, gin_bytes = gin_wheel_bytes(sources, pycs)
     outputs[f"wheels/{gin_name}"] = gin_bytes
     outputs.update(app_icons())
     outputs.update(card_font())
-    snap_key, snap_raw, snap_packed = memory_snapshot(pyodide, stdlib, micropip, gin_name, gin_bytes)
+    snap_key, snap_xored, snap_packed = memory_snapshot(pyodide, stdlib, gin_name, gin_bytes)
+    snap_raw = xor_wasm_data(snap_xored, (pyodide / "pyodide.asm.wasm").read_bytes())
     # The snapshot is not precached with the rest: a first visit's worker
     # fetches it beside the wasm and boots from it, and the service worker
     # keeps it decoded (from what the page fetched, or fetched in the
@@ -578,15 +689,20 @@ def build() -> dict:
         # reads it as the engine needs it, with no gunzip on its way.
         "raw_url": f"snapshot/{snap_key}.bin",
         "integrity": sri(snap_packed),
+        # gunzipped but still XORed (a host that decoded it on the way)
+        "xor_integrity": sri(snap_xored),
         "raw_integrity": sri(snap_raw),
         "size": len(snap_packed),
         "raw_size": len(snap_raw),
+        # Its memory is XORed with this file's data segments (xor_wasm_data).
+        "xor_wasm": "pyodide/pyodide.asm.wasm",
     }
 
     build_info = {
         "pyodide": "pyodide/",
         "pyodide_version": PYODIDE_VERSION,
         "stdlib": stdlib_path,
+        "stdlib_stub": STDLIB_STUB,
         "micropip": f"wheels/{MICROPIP_WHEEL}",
         "gin": f"wheels/{gin_name}",
         "gin_integrity": sri(gin_bytes),
@@ -610,6 +726,7 @@ def build() -> dict:
     sw_snapshot = {
         "path": snapshot["url"], "raw_path": snapshot["raw_url"],
         "integrity": snapshot["integrity"], "raw_integrity": snapshot["raw_integrity"], "raw_size": snapshot["raw_size"],
+        "xor_integrity": snapshot["xor_integrity"], "xor_wasm": snapshot["xor_wasm"],
     }
     sw_manifest = {"version": version, "files": files, "snapshot": sw_snapshot}
     outputs["sw.js"] = sw_source.replace(MANIFEST_TOKEN, json.dumps(sw_manifest)).encode()

@@ -137,11 +137,19 @@ class Meter:
 
     def add(self, path: str, n: int) -> None:
         with self.lock:
-            self.sent.append((time.monotonic(), path, n))
+            self.sent.append((time.time(), path, n))
 
     def since(self, start: float, until: float | None = None) -> int:
+        return sum(self.files(start, until).values())
+
+    def files(self, start: float, until: float | None = None) -> dict[str, int]:
+        """Bytes per path (query dropped) sent between the two wall-clock times."""
+        out: Counter = Counter()
         with self.lock:
-            return sum(n for t, _, n in self.sent if t >= start and (until is None or t <= until))
+            for t, path, n in self.sent:
+                if t >= start and (until is None or t <= until):
+                    out[path.split("?")[0]] += n
+        return dict(out)
 
 
 def bench_server(build, site: Path, meter: Meter):
@@ -184,15 +192,33 @@ def wait_snapshot(page, name: str) -> None:
 
 
 def visit(context, url: str, ready: str, meter: Meter, page=None):
-    """Open (or reload) a page; returns (page, ms to ready, bytes before ready, ready value)."""
-    start = time.monotonic()
+    """Open (or reload) a page; returns (page, ms to ready, bytes before ready, ready value).
+    Bytes count until the page's own ready moment (its time origin plus the
+    ready time, on the same wall clock as the server's), not until the bench
+    saw it: what is fetched once the page is playable is not before it."""
+    start = time.time()
     if page is None:
         page = context.new_page()
+        page.console_lines = []
+        page.on("console", lambda msg: page.console_lines.append(f"{msg.type}: {msg.text}"))
         page.goto(url)
     else:
         page.reload()
-    value = wait_value(page, ready)
-    return page, value["at"], meter.since(start, time.monotonic()), value
+    try:
+        value = wait_value(page, ready)
+    except Exception:
+        # Say where a boot that never became playable stopped.
+        try:
+            state = page.evaluate("() => JSON.stringify({boot: window.ginApp && window.ginApp.state && window.ginApp.state.boot, "
+                                  "app: document.getElementById('app') && document.getElementById('app').dataset})")
+        except Exception as exc:  # noqa: BLE001
+            state = f"(page unreadable: {exc})"
+        print(f"  [not playable: {url}: {state}; console: {getattr(page, 'console_lines', [])[-20:]}; "
+              f"requests since: {sorted(meter.files(start))}]", file=sys.stderr, flush=True)
+        raise
+    until = (page.evaluate("performance.timeOrigin") + value["at"]) / 1000
+    value["files_before_ready"] = meter.files(start, until)
+    return page, value["at"], meter.since(start, until), value
 
 
 def round_of(browser, url: str, meter: Meter, kind: str, snapshot: str, short: bool = False) -> dict:
@@ -210,8 +236,9 @@ def round_of(browser, url: str, meter: Meter, kind: str, snapshot: str, short: b
     context = browser.new_context()
     began = time.monotonic()
     try:
-        start = time.monotonic()
+        start = time.time()
         page, out["first"], out["first_bytes"], value = visit(context, target, ready, meter)
+        out["first_files"] = value["files_before_ready"]
         note("first", value)
         if gin:
             wait_snapshot(page, snapshot)
@@ -713,7 +740,11 @@ def throttled_rounds(pw, chromium: str, url: str, meter: Meter, snapshot: str, i
         for i in range(THROTTLED_ROUNDS):
             for kind in (("bare", "gin") if i % 2 == 0 else ("gin", "bare")):
                 throttle.enter(THROTTLE_MARKER)  # any process started since
-                into[kind].append(round_of(browser, url, meter, kind, snapshot, short=True))
+                try:
+                    into[kind].append(round_of(browser, url, meter, kind, snapshot, short=True))
+                except Exception as exc:  # noqa: BLE001 - one lost round is reported, not the whole run
+                    print(f"  [{kind} throttled round {i} lost: {str(exc).splitlines()[0]}]", file=sys.stderr, flush=True)
+                    into.setdefault("lost", []).append(kind)
     finally:
         browser.close()
         throttle.stop()
@@ -774,6 +805,13 @@ def report(label: str, results: dict[str, list[dict]], rounds: int, with_reload:
     bt = statistics.median(r["first_total_bytes"] for r in bare)
     gt = statistics.median(r["first_total_bytes"] for r in gin)
     print(f"    first visit, in all         : bare {bt / 1e6:6.2f} MB   gin {gt / 1e6:6.2f} MB   (gin: precache + snapshot)")
+    print("    first visit, before playable, by file (median bytes as sent; files of 10 kB or more):")
+    for name, rounds in (("bare", bare), ("gin", gin)):
+        paths = sorted({p for r in rounds for p in r.get("first_files", {})})
+        sizes = {p: statistics.median(r.get("first_files", {}).get(p, 0) for r in rounds) for p in paths}
+        small = sum(v for v in sizes.values() if v < 10_000)
+        cells = [f"{p.lstrip('/')} {v / 1e6:.2f}" for p, v in sorted(sizes.items(), key=lambda kv: -kv[1]) if v >= 10_000]
+        print(f"      {name}: " + ", ".join(cells) + f", {sum(1 for v in sizes.values() if v < 10_000)} smaller files {small / 1e6:.2f} MB")
     br = statistics.median(r["repeat_bytes"] for r in bare)
     gr = statistics.median(r["repeat_bytes"] for r in gin)
     print(f"    repeat visit                : bare {br / 1e6:6.2f} MB   gin {gr / 1e6:6.2f} MB")
@@ -783,7 +821,7 @@ def snapshot_encodings(manifest: dict) -> None:
     """What other encodings would put on the wire for the snapshot (sizes
     only: gzip is what every engine's DecompressionStream decodes)."""
     raw = gzip.decompress((DIST / manifest["snapshot"]["url"]).read_bytes())
-    sizes = {"gzip -6 (shipped)": manifest["snapshot"]["size"], "gzip -9": len(gzip.compress(raw, 9, mtime=0))}
+    sizes = {"gzip -9 (shipped)": manifest["snapshot"]["size"], "gzip -6": len(gzip.compress(raw, 6, mtime=0))}
     zstd = shutil.which("zstd")
     if zstd:
         for level in ("-19",):
@@ -795,6 +833,31 @@ def snapshot_encodings(manifest: dict) -> None:
     except ImportError:
         pass
     print("  snapshot on the wire by encoding: " + ", ".join(f"{k} {v / 1e6:.2f} MB" for k, v in sizes.items()))
+
+
+def report_all(results: dict[str, list[dict]], throttled: dict[str, list[dict]], manifest: dict) -> None:
+    if results["gin"]:
+        report("unthrottled", results, len(results["gin"]), with_reload=True)
+    if throttled["gin"]:
+        report(f"CPU throttled (browser in a cgroup, {throttle_module().QUOTA_MS} ms per 100 ms of one core)", throttled, len(throttled["gin"]))
+    elif THROTTLED_ROUNDS:
+        print("CPU-throttled rounds not run: no writable CPU cgroup here (bench/throttle.py needs Linux and root)")
+    sizes = manifest.get("gzip_sizes", {})
+    print(f"  snapshot: {manifest['snapshot']['size'] / 1e6:.2f} MB gzip ({manifest['snapshot']['raw_size'] / 1e6:.1f} MB raw); "
+          f"wasm {sizes.get('pyodide/pyodide.asm.wasm', 0) / 1e6:.2f} MB gzip")
+    snapshot_encodings(manifest)
+
+
+def report_main() -> int:
+    """The rounds of several runs' BENCH_JSON files, reported together."""
+    merged: dict[str, dict[str, list[dict]]] = {"results": {"bare": [], "gin": []}, "throttled": {"bare": [], "gin": []}}
+    for name in sys.argv[2:]:
+        data = json.loads(Path(name).read_text())
+        for part in merged:
+            for kind in merged[part]:
+                merged[part][kind].extend(data[part][kind])
+    report_all(merged["results"], merged["throttled"], json.loads((DIST / "manifest.json").read_text()))
+    return 0
 
 
 def main() -> int:
@@ -829,9 +892,10 @@ def main() -> int:
             with sync_playwright() as pw:
                 browser = pw.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
                 # One throwaway round so disk caches and the browser itself are
-                # warm for both pages alike.
-                round_of(browser, url, meter, "bare", snapshot)
-                round_of(browser, url, meter, "gin", snapshot)
+                # warm for both pages alike (BENCH_ROUNDS=0: the throttled part only).
+                if ROUNDS:
+                    round_of(browser, url, meter, "bare", snapshot)
+                    round_of(browser, url, meter, "gin", snapshot)
                 for i in range(ROUNDS):
                     for kind in (("bare", "gin") if i % 2 == 0 else ("gin", "bare")):
                         results[kind].append(round_of(browser, url, meter, kind, snapshot))
@@ -848,16 +912,11 @@ def main() -> int:
                 srv.shutdown()
                 srv.server_close()
 
-    report("unthrottled", results, ROUNDS, with_reload=True)
-    if throttled["gin"]:
-        report(f"CPU throttled (browser in a cgroup, {throttle_module().QUOTA_MS} ms per 100 ms of one core)", throttled, THROTTLED_ROUNDS)
-    elif THROTTLED_ROUNDS:
-        print("CPU-throttled rounds not run: no writable CPU cgroup here (bench/throttle.py needs Linux and root)")
-    sizes = manifest.get("gzip_sizes", {})
-    print(f"  snapshot: {manifest['snapshot']['size'] / 1e6:.2f} MB gzip ({manifest['snapshot']['raw_size'] / 1e6:.1f} MB raw); "
-          f"wasm {sizes.get('pyodide/pyodide.asm.wasm', 0) / 1e6:.2f} MB gzip")
-    snapshot_encodings(manifest)
-
+    if os.environ.get("BENCH_JSON"):
+        # For runs split to stay short: `python3 bench/web.py report a.json b.json ...`
+        # reports their rounds together.
+        Path(os.environ["BENCH_JSON"]).write_text(json.dumps({"results": results, "throttled": throttled}))
+    report_all(results, throttled, manifest)
     if plain_results["compiled"]:
         c = [t for t, _ in plain_results["compiled"]]
         s = [t for t, _ in plain_results["source"]]
@@ -871,5 +930,5 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    COMMANDS = {"review": review_main, "smooth": smooth_main}
+    COMMANDS = {"review": review_main, "smooth": smooth_main, "report": report_main}
     sys.exit(COMMANDS[sys.argv[1]]() if sys.argv[1:2] and sys.argv[1] in COMMANDS else main())

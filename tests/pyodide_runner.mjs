@@ -37,10 +37,31 @@ if (boot === "snapshot") {
   const packed = await readFile(path.join(distDir, manifest.snapshot.url));
   const integrity = "sha256-" + createHash("sha256").update(packed).digest("base64");
   if (integrity !== manifest.snapshot.integrity) throw new Error("the snapshot in dist/ does not match the manifest");
-  pyodide = await loadPyodide({ ...options, _loadSnapshot: gunzipSync(packed) });
   const worker = await readFile(path.join(distDir, "worker.js"), "utf8");
+  // The page's own code: the XOR with the wasm's data segments undone, and
+  // the guard that fetches the stdlib for an import that comes before it.
+  const shared = {};
+  new Function("self", await readFile(path.join(distDir, "wasmdata.js"), "utf8"))(shared);
+  const { xorWasmData } = shared.ginWasmData;
+  const wasm = await readFile(path.join(pyodideDir, "pyodide.asm.wasm"));
+  const snapshot = xorWasmData(new Uint8Array(gunzipSync(packed)), new Uint8Array(wasm));
+  // As the worker boots it: an empty zip in the stdlib's place.
+  pyodide = await loadPyodide({ ...options, stdLibURL: path.join(distDir, manifest.build.stdlib_stub), _loadSnapshot: snapshot });
   const afterRestore = /const AFTER_RESTORE = `([^`]*)`/.exec(worker)[1];
   pyodide.runPython(afterRestore);
+  pyodide.runPython(/const STDLIB_GUARD = `([^`]*)`/.exec(worker)[1]);
+  const stdlib = await readFile(path.join(distDir, manifest.build.stdlib));
+  const zipPath = pyodide.globals.get("_stdlib_zip");
+  extra.stdlib_fetches = 0;
+  pyodide.globals.get("_guard_stdlib")(() => {
+    extra.stdlib_fetches += 1;
+    pyodide.FS.writeFile(zipPath, stdlib);
+  });
+  extra.early_import = () => {
+    // After the match, a module the snapshot never imported, the stdlib not yet there.
+    extra.stdlib_fetches_for_the_match = extra.stdlib_fetches;
+    return pyodide.runPython("import tarfile; tarfile.__name__");
+  };
   extra.random = pyodide.runPython("import random; random.random()");
   extra.site_packages = pyodide.runPython("import os, site; os.listdir(site.getsitepackages()[0])").toJs();
   bridge = pyodide.pyimport("gin.bridge");
@@ -88,5 +109,6 @@ while (answer.ok && !answer.view.over && steps < Number(maxSteps)) {
   }
 }
 call("save", {});
+if (extra.early_import) extra.early_import = extra.early_import();
 
 await writeFile(outPath, JSON.stringify({ transcript, steps, python: pyodide.runPython("import sys; sys.version"), ...extra }));

@@ -83,6 +83,12 @@ def test_seeded_match_is_identical_in_pyodide_and_cpython(tmp_path, seed, boot):
         # Restored, not installed: nothing in site-packages, gin came from memory.
         assert got["site_packages"] == []
         assert got["hash_randomization"] == 0
+        # Booted with an empty zip in the stdlib's place (as worker.js does):
+        # a whole match needs nothing from it, and an import of a module the
+        # snapshot does not hold fetches it once, then works.
+        assert got["stdlib_fetches_for_the_match"] == 0
+        assert got["early_import"] == "tarfile"
+        assert got["stdlib_fetches"] == 1
 
 
 def test_snapshot_boots_reseed_random(tmp_path):

@@ -517,6 +517,7 @@ export function createController({ state, storage, draw, announce, notify, onRea
       linkAsked = null;
       Promise.resolve(navigator.storage?.persist?.()).catch(() => {}); // ask to keep our data under pressure
       onReady({ timings, seed: state.view.seed, at: performance.now() });
+      engine.playable();
       registerServiceWorker();
     } catch (err) {
       console.error(err);

@@ -158,6 +158,12 @@ export function createEngine({ workerUrl = null, role = null, fresh = false, onP
     });
   }
 
+  // The page is playable: the worker's work for later visits (and the
+  // standard library a restored snapshot did without) may start now.
+  function playable() {
+    if (worker) worker.postMessage({ type: "playable" });
+  }
+
   function terminate() {
     clearTimeout(silence);
     for (const { timer } of calls.values()) clearTimeout(timer);
@@ -166,5 +172,5 @@ export function createEngine({ workerUrl = null, role = null, fresh = false, onP
     failBoot(new BootError("start", "terminated", ""));
   }
 
-  return { ready, call, terminate };
+  return { ready, call, playable, terminate };
 }

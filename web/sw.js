@@ -1,18 +1,22 @@
 // Offline: precache every file of the build, then answer from the cache first.
 // build.py replaces the token below with {version, files: {path: integrity},
-// snapshot: {path, raw_path, integrity, raw_integrity, raw_size}}, so every
+// snapshot: {path, raw_path, integrity, xor_integrity, raw_integrity,
+// raw_size, xor_wasm}}, so every
 // new build is a new script: the browser installs it, it fills a new cache
 // (reusing unchanged files from the old one), and once no page uses the old
 // build it activates and deletes the old cache.
 //
 // The memory snapshot (see worker.js) is not part of the install's list: a
-// first visit's worker fetches it (gzip) beside the wasm and boots from it,
-// and this worker keeps it decoded (raw_path), as the engine reads it: from
+// first visit's worker fetches it (gzip, its memory XORed with the wasm's
+// data segments) beside the wasm and boots from it, and this worker keeps it
+// decoded and whole (raw_path), as the engine reads it: from
 // the page's staged copy at install, from the worker's request as it passes
 // through, or fetched in the background once this build is active. A copy
 // that fails to restore is deleted by the engine's worker and fetched again
 // on the next visit; the failures are noted in SNAPSHOT_NOTES, kept until
 // the next build.
+importScripts("wasmdata.js"); // self.ginWasmData
+
 const MANIFEST = self.__GIN_MANIFEST;
 const PREFIX = "gin-";
 const CACHE = PREFIX + MANIFEST.version;
@@ -104,18 +108,22 @@ function warnSnapshot(err) {
 }
 
 // The snapshot's bytes as served (gzip as built, or decoded if the host sent
-// it with Content-Encoding), checked, kept decoded: a repeat visit never
-// decompresses it on its way to playable.
+// it with Content-Encoding), checked, kept decoded and XORed back with the
+// wasm's data segments (from this build's cache): a repeat visit reads it as
+// the engine needs it, with nothing to undo on its way to playable.
 async function storeSnapshot(cache, bytes) {
   const head = new Uint8Array(bytes, 0, Math.min(2, bytes.byteLength));
   const packed = head[0] === 0x1f && head[1] === 0x8b;
-  const want = packed ? SNAPSHOT.integrity : SNAPSHOT.raw_integrity;
+  const want = packed ? SNAPSHOT.integrity : SNAPSHOT.xor_integrity;
   const got = await integrityOf(bytes);
   if (got !== want) throw new Error(`${SNAPSHOT.path} has ${got}, the build says ${want}`);
-  // gzip's own CRC checks what it decodes; the size is the build's.
   const raw = packed ? await new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"))).arrayBuffer() : bytes;
   if (raw.byteLength !== SNAPSHOT.raw_size) throw new Error(`${SNAPSHOT.path} decodes to ${raw.byteLength} bytes`);
-  await cache.put(urlFor(SNAPSHOT.raw_path), keep(raw, SNAPSHOT.raw_integrity, { "content-type": "application/octet-stream" }));
+  const wasm = await cache.match(urlFor(SNAPSHOT.xor_wasm));
+  if (!wasm) throw new Error(`${SNAPSHOT.xor_wasm} is not cached yet`);
+  const whole = self.ginWasmData.xorWasmData(new Uint8Array(raw), new Uint8Array(await wasm.arrayBuffer()));
+  if ((await integrityOf(whole)) !== SNAPSHOT.raw_integrity) throw new Error(`${SNAPSHOT.path} does not rebuild to the build's snapshot`);
+  await cache.put(urlFor(SNAPSHOT.raw_path), keep(whole, SNAPSHOT.raw_integrity, { "content-type": "application/octet-stream" }));
 }
 
 // How often the engine found this build's snapshot unusable (worker.js noteURL).

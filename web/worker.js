@@ -170,12 +170,16 @@ async function findSnapshot() {
   const note = await failureNote();
   if (note && note.count >= MAX_FAILURES) throw new SnapshotUnusable(note.reason, `failed ${note.count} times`);
   let response;
+  let whole;
   try {
-    response = (await caches.match(abs(SNAPSHOT.raw_url))) || (await caches.match(abs(SNAPSHOT.url)));
+    response = await caches.match(abs(SNAPSHOT.raw_url));
+    whole = Boolean(response);
+    response ||= await caches.match(abs(SNAPSHOT.url));
   } catch (err) {
     throw new SnapshotUnusable("no_cache_storage", err);
   }
-  if (response) return { source: "cache", read: () => readSnapshot(response) };
+  // The service worker keeps it whole (raw_url); as served (url) it is XORed.
+  if (response) return { source: "cache", xored: !whole, read: () => readSnapshot(response) };
   // An extra engine only reads what is shared; a slow network waits.
   if (REVIEWER) throw new SnapshotUnusable("not_cached");
   const unwanted = networkWanted();
@@ -186,18 +190,21 @@ async function findSnapshot() {
     throw new SnapshotUnusable("not_cached", err); // offline
   }
   if (!response.ok) throw new SnapshotUnusable("not_cached", `HTTP ${response.status}`);
-  return { source: "network", read: () => readSnapshot(response) };
+  return { source: "network", xored: true, read: () => readSnapshot(response) };
 }
 
-// Stored decoded (the service worker's copy), gzip-compressed (as served),
-// or decoded by a host that sent it with Content-Encoding: each is checked
-// against the build's hash of that form.
+// Stored whole (the service worker's copy: {bytes, xored: false}),
+// gzip-compressed as served, or decoded by a host that sent it with
+// Content-Encoding (both still XORed with the wasm's data segments): each is
+// checked against the build's hash of that form.
 async function readSnapshot(response) {
   const stored = new Uint8Array(await response.arrayBuffer());
   const packed = stored[0] === 0x1f && stored[1] === 0x8b;
   if (!packed) {
-    if ((await integrityOf(stored)) !== SNAPSHOT.raw_integrity) throw new SnapshotUnusable("hash_mismatch");
-    return stored;
+    const integrity = await integrityOf(stored);
+    if (integrity === SNAPSHOT.raw_integrity) return { bytes: stored, xored: false };
+    if (integrity === SNAPSHOT.xor_integrity) return { bytes: stored, xored: true };
+    throw new SnapshotUnusable("hash_mismatch");
   }
   if (typeof DecompressionStream !== "function") throw new SnapshotUnusable("no_decompression");
   const [integrity, raw] = await Promise.all([
@@ -208,7 +215,121 @@ async function readSnapshot(response) {
   });
   if (integrity !== SNAPSHOT.integrity) throw new SnapshotUnusable("hash_mismatch");
   if (raw.byteLength !== SNAPSHOT.raw_size) throw new SnapshotUnusable("corrupt", `size ${raw.byteLength}`);
-  return new Uint8Array(raw);
+  return { bytes: new Uint8Array(raw), xored: true };
+}
+
+// The snapshot as served has its memory XORed with the wasm's data segments
+// (wasmdata.js): the wasm Pyodide fetches anyway is read beside it (a clone
+// of its response, so nothing is fetched twice) and XORed back in. The
+// service worker keeps it whole, so a repeat visit does none of this.
+function watchWasmBytes(url) {
+  const original = self.fetch;
+  let resolve;
+  const bytes = new Promise((r) => {
+    resolve = r;
+  });
+  const unwrap = () => {
+    if (self.fetch === watching) self.fetch = original;
+  };
+  function watching(input, init) {
+    const result = original.call(this, input, init);
+    if (new URL(typeof input === "string" ? input : input.url || String(input), self.location.href).href === url) {
+      unwrap();
+      resolve(result.then((response) => (response.ok ? response.clone().arrayBuffer() : null)).catch(() => null));
+    }
+    return result;
+  }
+  self.fetch = watching;
+  return {
+    bytes,
+    restore() {
+      unwrap();
+      resolve(null);
+    },
+  };
+}
+
+// Only a copy still XORed needs the code (a repeat visit's copy is whole):
+// imported then, beside the wasm's download, not before the boot starts.
+async function undoXor(snapshot, wasmBytes) {
+  try {
+    await import("./wasmdata.js"); // sets self.ginWasmData
+  } catch (err) {
+    throw new SnapshotUnusable("not_cached", `wasmdata.js: ${err}`);
+  }
+  const wasm = wasmBytes && (await wasmBytes);
+  if (!wasm) throw new SnapshotUnusable("no_wasm_bytes");
+  try {
+    return self.ginWasmData.xorWasmData(snapshot, new Uint8Array(wasm));
+  } catch (err) {
+    throw new SnapshotUnusable("corrupt", err);
+  }
+}
+
+// ------------------------------------------------------- deferred stdlib
+
+// A restored snapshot boots with an empty zip in the standard library's
+// place (BUILD.stdlib_stub: everything the engine uses is already imported,
+// so the page is playable without the 4.5 MB zip); the zip is fetched once
+// the page says it is playable and written where the snapshot expects it
+// (the snapshot's zipimport directory describes these very bytes). An import
+// that comes before it, should one ever, fetches it there and then (a
+// synchronous request, which a worker may make) instead of failing.
+const STDLIB_GUARD = `
+import sys
+
+_stdlib_zip = next(p for p in sys.path if p.endswith(".zip"))
+
+class _StdlibGuard:
+    def __init__(self, fetch):
+        self.fetch = fetch
+    def find_spec(self, name, path=None, target=None):
+        fetch, self.fetch = self.fetch, None  # once; it stays in meta_path until the page's fetch lands
+        if fetch is not None:
+            fetch()
+        return None
+
+def _guard_stdlib(fetch):
+    sys.meta_path.insert(0, _StdlibGuard(fetch))
+
+def _unguard_stdlib():
+    sys.meta_path[:] = [f for f in sys.meta_path if type(f).__name__ != "_StdlibGuard"]
+`;
+
+function deferStdlib(pyodide, url, timings) {
+  const t0 = performance.now();
+  let installed = false;
+  let zipPath;
+  const install = (bytes, how) => {
+    if (installed) return;
+    installed = true;
+    pyodide.FS.writeFile(zipPath, new Uint8Array(bytes));
+    // Not in the middle of an import (the synchronous way): the guard, spent, stays.
+    if (how !== "sync") pyodide.runPython("_unguard_stdlib()");
+    timings.stdlib = how;
+    timings.stdlib_ms = Math.round(performance.now() - t0);
+  };
+  const now = () => {
+    if (installed) return;
+    const xhr = new XMLHttpRequest();
+    xhr.open("GET", url, false);
+    xhr.responseType = "arraybuffer";
+    xhr.send(null);
+    if (xhr.status === 200) install(xhr.response, "sync");
+  };
+  pyodide.runPython(STDLIB_GUARD);
+  zipPath = pyodide.globals.get("_stdlib_zip");
+  const guard = pyodide.globals.get("_guard_stdlib");
+  guard(now);
+  guard.destroy();
+  return async () => {
+    try {
+      const bytes = await fetchBytes(url, "stdlib");
+      install(bytes, "deferred");
+    } catch (err) {
+      timings.stdlib = `failed: ${err.message}`; // imports fetch it then
+    }
+  };
 }
 
 // What the snapshot froze that must differ per visit: `random`'s state (the
@@ -473,6 +594,7 @@ async function boot() {
   };
   const found = findSnapshot();
   found.catch(() => {}); // reported below
+  let wasm = null;
   let loadPyodide;
   try {
     ({ loadPyodide } = await import(indexURL + "pyodide.mjs"));
@@ -488,13 +610,19 @@ async function boot() {
     // Pyodide fetches and compiles the wasm and fetches the stdlib.
     const snapshot = await found;
     timings.snapshot_source = snapshot.source;
-    const bytes = snapshot.read().then((b) => (mark("snapshot_read"), b));
+    // Before loadPyodide, which fetches the wasm.
+    if (snapshot.xored) wasm = watchWasmBytes(abs(SNAPSHOT.xor_wasm));
+    const bytes = snapshot
+      .read()
+      .then(({ bytes, xored }) => (xored ? undoXor(bytes, wasm && wasm.bytes) : bytes))
+      .then((b) => (mark("snapshot_read"), b));
     // Reported through loadPyodide, which may await it only later: without a
     // handler now, a quick failure (a corrupt copy) is an unhandled rejection.
     bytes.catch(() => {});
     let pyodide;
     try {
-      pyodide = await startPyodide(loadPyodide, { ...options, _loadSnapshot: bytes }, mark);
+      const stdLibURL = BUILD.stdlib_stub ? abs(BUILD.stdlib_stub) : options.stdLibURL;
+      pyodide = await startPyodide(loadPyodide, { ...options, stdLibURL, _loadSnapshot: bytes }, mark);
     } catch (err) {
       if (err instanceof SnapshotUnusable) throw err;
       if (err instanceof BootError && err.code === "missing_file") throw err; // the normal boot would fail too
@@ -510,12 +638,20 @@ async function boot() {
     } catch (err) {
       throw new SnapshotUnusable("restore_failed", err);
     }
-    unstage();
     mark("engine");
     timings.boot = "snapshot";
     timings.snapshot = SNAPSHOT.url.slice(SNAPSHOT.url.lastIndexOf("/") + 1);
-    return { pyodide, module, timings, afterReady: null };
+    if (!BUILD.stdlib_stub) {
+      unstage();
+      return { pyodide, module, timings, afterReady: null };
+    }
+    timings.stdlib = "deferred";
+    // Still staged (a first visit): the service worker's precache takes the
+    // zip from there.
+    const fetchStdlib = deferStdlib(pyodide, options.stdLibURL, timings);
+    return { pyodide, module, timings, afterReady: () => fetchStdlib().finally(unstage) };
   } catch (err) {
+    if (wasm) wasm.restore();
     if (!(err instanceof SnapshotUnusable)) {
       unstage();
       throw err;
@@ -632,10 +768,12 @@ function callBridge(method, params) {
 function handle(message) {
   const { id, method, params } = message;
   post({ id, ...callBridge(method, params) });
-  runAfterReady();
 }
 
-// Once, right after the first answer (the page's first match) has gone out.
+// Once, when the page says it is playable (engine.js playable()), so nothing
+// for later competes with the first match's way to the screen; or a while
+// after ready, for a page that never says so.
+const AFTER_READY_FALLBACK_MS = 5000;
 function runAfterReady() {
   const task = bridge && bridge.afterReady;
   if (!task) return;
@@ -645,6 +783,10 @@ function runAfterReady() {
 
 self.addEventListener("message", (event) => {
   const message = event.data;
+  if (message && message.type === "playable") {
+    runAfterReady();
+    return;
+  }
   if (!message || message.id === undefined) return;
   if (bridge) {
     handle(message);
@@ -658,7 +800,7 @@ booting = boot().then(
     bridge = result;
     post({ type: "ready", timings: result.timings });
     for (const message of pending.splice(0)) handle(message);
-    setTimeout(runAfterReady, 1000); // in case the page asks nothing soon
+    setTimeout(runAfterReady, AFTER_READY_FALLBACK_MS);
   },
   (err) => {
     const e = err instanceof BootError ? err : new BootError("runtime", "boot_failed", err && err.stack ? err.stack : err);

@@ -20,6 +20,18 @@ from conftest import _wait_ready
 from test_runtime import MATCH_KEY, play_moves
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
+def _build_module():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("gin_build_for_tests", ROOT / "build.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+xor_wasm_data = _build_module().xor_wasm_data
 SEED = "K7Q2-M9XD"
 MOVES = 4
 # What each kind of visit plays: the same seeded moves must give the same
@@ -74,6 +86,11 @@ def snapshot_requests(context) -> list[str]:
     return [u for u in context.requests if "/snapshot/" in u]
 
 
+def played_moves(page, wait_idle) -> tuple[dict, dict]:
+    view = play_moves(page, wait_idle, MOVES)
+    return view, json.loads(page.evaluate("(key) => localStorage.getItem(key)", MATCH_KEY))
+
+
 def fresh_match(page, open_app, wait_idle, url: str) -> tuple[dict, dict, dict]:
     """Open the page on the seeded match with no save, play MOVES moves and
     return (ginReady's value, the view, the save)."""
@@ -104,6 +121,18 @@ def offline_reload(context, page, open_app, wait_idle, srv) -> tuple[dict, dict]
     return ready, after
 
 
+def cached_snapshot_integrity(page, name: str) -> str | None:
+    return page.evaluate(
+        """async (raw) => {
+             const response = await caches.match(new URL("snapshot/" + raw, location.href).href);
+             if (!response) return null;
+             const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", await response.arrayBuffer()));
+             return "sha256-" + btoa(String.fromCharCode(...digest));
+           }""",
+        name.removesuffix(".gz"),
+    )
+
+
 def snapshot_name(site: Path) -> str:
     return Path(json.loads((site / "manifest.json").read_text())["snapshot"]["url"]).name
 
@@ -129,8 +158,12 @@ def test_snapshot_boot_plays_the_same_match_and_works_offline(context, page, ope
     wait_controlled(page)
     wait_snapshot_cached(page, snapshot_name(dist))
     # Kept decoded: a repeat visit reads it as the engine needs it.
-    raw_size = json.loads((dist / "manifest.json").read_text())["snapshot"]["raw_size"]
-    assert cached_snapshot_size(page, snapshot_name(dist)) == raw_size
+    snap = json.loads((dist / "manifest.json").read_text())["snapshot"]
+    assert cached_snapshot_size(page, snapshot_name(dist)) == snap["raw_size"]
+    # ... and whole: XORed back with the wasm's data segments by the service
+    # worker, so a repeat visit has nothing to undo (served, it is XORed).
+    assert snap["xor_integrity"] != snap["raw_integrity"]
+    assert cached_snapshot_integrity(page, snapshot_name(dist)) == snap["raw_integrity"]
     # Pyodide's big files and the snapshot were downloaded once: the precache
     # reused what the page fetched; micropip and the wheel were not needed.
     for name in ("pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.pyc.zip", "snapshot/" + snapshot_name(dist)):
@@ -145,6 +178,35 @@ def test_snapshot_boot_plays_the_same_match_and_works_offline(context, page, ope
 
     ready, _ = offline_reload(context, page, open_app, wait_idle, srv)
     assert ready["timings"]["boot"] == "snapshot"
+
+
+def test_a_first_visit_is_playable_before_the_stdlib_arrives(context, page, open_app, make_server, wait_idle, dist):
+    """The restored snapshot has imported all the engine uses: the 4.5 MB
+    stdlib zip is not on a first visit's way to playable. Its request is held
+    here, and the page still becomes playable and plays; the worker asks for
+    it once the page says it is playable, and that one download is what the
+    service worker's precache keeps."""
+    srv = make_server()
+    held = []
+    context.route("**/pyodide/python_stdlib.pyc.zip", lambda route: held.append(route))
+    ready = open_app(page, url=srv.url, hash="#seed=" + SEED)
+    assert ready["timings"]["boot"] == "snapshot"
+    assert ready["timings"]["stdlib"] == "deferred"
+    assert any(u.endswith("/pyodide/python_stdlib.empty.zip") for u in context.requests)
+    deadline = time.monotonic() + 15
+    while not held and time.monotonic() < deadline:
+        page.wait_for_timeout(50)
+    assert len(held) == 1, "the worker fetches the stdlib once the page is playable"
+    held[0].fallback()
+    same_match(*played_moves(page, wait_idle))
+    wait_controlled(page)
+    wait_snapshot_cached(page, snapshot_name(dist))
+    stdlib = "/pyodide/python_stdlib.pyc.zip"
+    deadline = time.monotonic() + 30
+    while not any(stdlib in urls for urls in cached_urls(page).values()) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert any(stdlib in urls for name, urls in cached_urls(page).items() if name != "gin-staging"), cached_urls(page)
+    assert len([u for u in context.requests if u.endswith(stdlib)]) == 1
 
 
 def _inline_json(source: str, name: str) -> tuple[dict, str]:
@@ -166,9 +228,12 @@ def rewrite_snapshot(site: Path, *, stored: bytes | None = None, worker_expects:
     if stored is not None:
         (site / snap["url"]).write_bytes(stored)
         raw = gzip.decompress(stored)
-        new = {"integrity": sri(stored), "raw_integrity": sri(raw), "size": len(stored), "raw_size": len(raw)}
+        # Whole again as the service worker keeps it (the XOR leaves the header alone).
+        whole = xor_wasm_data(b"\0snp" + raw[4:], (ROOT / "web" / "node_modules" / "pyodide" / "pyodide.asm.wasm").read_bytes())
+        whole = raw[:4] + whole[4:]
+        new = {"integrity": sri(stored), "xor_integrity": sri(raw), "raw_integrity": sri(whole), "size": len(stored), "raw_size": len(raw)}
         build["snapshot"].update(new)
-        sw_manifest["snapshot"].update(integrity=new["integrity"], raw_integrity=new["raw_integrity"])
+        sw_manifest["snapshot"].update(integrity=new["integrity"], xor_integrity=new["xor_integrity"], raw_integrity=new["raw_integrity"])
     if worker_expects:
         build["snapshot"].update(worker_expects)
     worker_source = worker_source.replace(build_line, f"const BUILD = {json.dumps(build)};")

@@ -200,9 +200,12 @@ def test_first_visit_boots_and_deals_cpythons_seeded_hand(visit):
     ready = visit.ready()
     TIMES[engine.name]["first_visit_s"] = round(time.monotonic() - start, 1)
     TIMES[engine.name]["first_boot"] = ready["timings"]["boot"]
-    # A first visit fetches the snapshot beside the wasm and boots from it.
+    # A first visit fetches the snapshot beside the wasm and boots from it
+    # (its memory XORed back with the wasm's data segments), the stdlib zip
+    # left for after playable.
     assert ready["timings"]["boot"] == "snapshot", ready["timings"]
     assert ready["timings"]["snapshot_source"] == "network", ready["timings"]
+    assert ready["timings"]["stdlib"] == "deferred", ready["timings"]
     assert engine.call("() => [innerWidth, innerHeight]") == list(PHONE)
     view = visit.idle()
     assert view["seed"] == SEED
