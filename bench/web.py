@@ -432,12 +432,20 @@ def review_bench(browser, url: str, snapshot: str, others: set[int]) -> None:
           f"(two extra workers, about {memory['extra_mb'] / 2:.0f} MB each); {memory['left_mb']:+.0f} MB 2 s after it ended")
 
 
-def review_main() -> int:
-    from playwright.sync_api import sync_playwright
-
+def bench_chromium() -> str | None:
+    """The Chromium to bench with, once dist/ is built; None (and why, on stderr) otherwise."""
     chromium = os.environ.get("CHROMIUM") or shutil.which("chromium")
     if not (DIST / "manifest.json").exists() or not chromium:
         print("dist/ is not built or no Chromium: run `python3 build.py bench`", file=sys.stderr)
+        return None
+    return chromium
+
+
+def review_main() -> int:
+    from playwright.sync_api import sync_playwright
+
+    chromium = bench_chromium()
+    if not chromium:
         return 1
     build = load_build_module()
     manifest = json.loads((DIST / "manifest.json").read_text())
@@ -693,9 +701,8 @@ def smooth_bench(browser, url: str) -> bool:
 def smooth_main() -> int:
     from playwright.sync_api import sync_playwright
 
-    chromium = os.environ.get("CHROMIUM") or shutil.which("chromium")
-    if not (DIST / "manifest.json").exists() or not chromium:
-        print("dist/ is not built or no Chromium: run `python3 build.py bench`", file=sys.stderr)
+    chromium = bench_chromium()
+    if not chromium:
         return 1
     build = load_build_module()
     server, url = bench_server(build, DIST, Meter())
