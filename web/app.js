@@ -130,6 +130,9 @@ function draw(mode = false) {
       return;
     }
   }
+  // Where the cards are, read first: a read after the writes below would
+  // lay the page out for them alone.
+  motion.measure();
   root.dataset.busy = String(state.busy);
   const speed = ANIM_MS[state.settings.speed] ?? ANIM_MS.normal;
   root.dataset.boot = state.boot.error ? "failed" : state.boot.stage;
@@ -137,7 +140,6 @@ function draw(mode = false) {
   root.dataset.toAct = state.view && state.view.to_act !== null ? String(state.view.to_act) : "";
   root.style.setProperty("--anim", `${speed}ms`);
   const message = state.ui.message && { ...state.ui.message, text: state.ui.message.text(state.t) };
-  motion.measure();
   render(root, state.view, {
     ...state.ui,
     message,

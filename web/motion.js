@@ -78,8 +78,14 @@ export function createMotion(root) {
   const flights = new WeakMap(); // node -> its running flight
   let planned = null;
 
+  // Our flights, for settled(): reading them from the page (getAnimations)
+  // would bring the page's style up to date, a phone's whole frame.
+  const running = new Set();
+
   function land(node, animation) {
+    running.add(animation);
     const done = () => {
+      running.delete(animation);
       if (flights.get(node) !== animation) return; // a newer flight took over
       flights.delete(node);
       node.removeAttribute(FLYING);
@@ -87,30 +93,43 @@ export function createMotion(root) {
     animation.finished.then(done, done);
   }
 
-  function start(node, keyframes, options) {
-    // A card still flying (a drawn card discarded at once) starts from where it is.
-    const running = flights.get(node);
-    if (running) running.cancel();
+  // A card still flying (a drawn card discarded at once) starts from where
+  // it is: its flight so far is given up first.
+  function ground(node) {
+    const before = flights.get(node);
+    if (before) before.cancel();
+  }
+
+  function animate(node, keyframes, options) {
     node.setAttribute(FLYING, "");
     const animation = node.animate(keyframes, { ...options, id: MOTION_ID, fill: "backwards" });
     flights.set(node, animation);
     land(node, animation);
   }
 
+  function start(node, keyframes, options) {
+    ground(node);
+    animate(node, keyframes, options);
+  }
+
   function fly(node, from, duration, { delay = 0, turn = false } = {}) {
     if (from && node) planned.push({ node, from, duration, delay, turn });
   }
 
+  // Reads, then writes: every card's place (one layout; a card still in
+  // flight is brought down first, to where the page puts it now), then
+  // every flight. A read after a write would lay the page out again.
   function launch() {
     const list = planned;
     planned = null;
+    for (const f of list) ground(f.node);
     const rects = list.map((f) => rectOf(f.node));
     list.forEach((f, i) => {
       const to = rects[i];
       if (!to) return;
       const { dx, dy, scale } = translate(f.from, to);
       const first = `translate(${dx}px, ${dy}px) scale(${scale})${f.turn ? " scaleX(0.15)" : ""}`;
-      start(f.node, [{ transform: first }, { transform: "none" }], {
+      animate(f.node, [{ transform: first }, { transform: "none" }], {
         duration: f.duration,
         delay: f.delay,
         easing: "cubic-bezier(.2,.7,.3,1)",
@@ -224,13 +243,14 @@ export function createMotion(root) {
     launch();
   }
 
-  // Resolves once no animation of ours runs on the table (new ones started
-  // meanwhile are waited for too); at once when nothing moves.
+  // Resolves once no flight of ours runs on the table (new ones started
+  // meanwhile are waited for too); at once when nothing moves. A card taken
+  // off the page is not waited for.
   async function settled() {
     for (;;) {
-      const flights = root.getAnimations({ subtree: true }).filter(moving);
-      if (!flights.length) return;
-      await Promise.all(flights.map((a) => a.finished.catch(() => {})));
+      const flying = [...running].filter((a) => moving(a) && a.effect && a.effect.target && a.effect.target.isConnected);
+      if (!flying.length) return;
+      await Promise.all(flying.map((a) => a.finished.catch(() => {})));
     }
   }
 
