@@ -527,10 +527,14 @@ SMOOTH_PROBE = r"""(() => {
     }
   };
 })();"""
+# A card in flight carries data-flying for exactly its flight (motion.js, tested
+# in test_table_motion). The bench asks that, not document.getAnimations():
+# that call brings the page's style up to date, and asked at every frame it
+# put its own 2 ms (x4) into each frame it measured.
 SETTLED = """() => { const v = window.ginApp && window.ginApp.view, ui = window.ginApp && window.ginApp.ui;
   if (!v || document.getElementById('app').dataset.busy !== 'false') return null;
   if (!ui.panel && !v.over && v.to_act !== 0) return null;
-  if (document.getAnimations().some(a => a.id === 'motion' && a.playState === 'running')) return null;
+  if (document.querySelector('[data-flying]')) return null;
   return { phase: v.phase, panel: ui.panel, over: v.over, hand: v.hand.length, now: performance.now() }; }"""
 
 
@@ -620,7 +624,7 @@ def smooth_run(browser, url: str) -> dict:
         end = page.evaluate(
             """([k, n]) => new Promise(resolve => {
                  const done = () => {
-                   const moving = document.getAnimations().some(a => a.id === 'motion' && a.playState === 'running');
+                   const moving = !!document.querySelector('[data-flying]');
                    const s = window.__smooth;
                    if (k === 'discard' && s.computer.length > n) return resolve(s.computer[n]);
                    const changed = k === 'draw' ? window.ginApp.view.phase !== 'draw' : window.ginApp.view.to_act !== 0 || !!window.ginApp.ui.panel;
