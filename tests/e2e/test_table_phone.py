@@ -230,6 +230,66 @@ def test_a_card_in_flight_is_no_target(phone, open_app):
     assert ui(page)["selected"] is None
 
 
+class Layers:
+    """The page's composited layers through CDP's LayerTree: how often each was painted, by the
+    DOM node it belongs to (backend node ids)."""
+
+    def __init__(self, page):
+        self.page, self.cdp, self.layers = page, page.cdp, []
+        self.cdp.on("LayerTree.layerTreeDidChange", lambda e: self.layers.__setitem__(slice(None), e.get("layers") or []))
+        self.cdp.send("DOM.getDocument", {"depth": -1})
+        self.cdp.send("LayerTree.enable")
+
+    def paints(self) -> dict[int, int]:
+        """backend node id -> paint count, once the page has drawn a frame after now."""
+        self.layers.clear()
+        self.page.evaluate("document.documentElement.style.setProperty('--probe', String(Math.random()))")
+        self.page.wait_for_function("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))")
+        deadline = time.monotonic() + 5
+        while not self.layers and time.monotonic() < deadline:
+            self.page.wait_for_timeout(50)
+        return {layer["backendNodeId"]: layer["paintCount"] for layer in self.layers if layer.get("backendNodeId")}
+
+    def node(self, selector: str, pseudo: str | None = None) -> int:
+        root = self.cdp.send("DOM.getDocument", {"depth": -1, "pierce": False})["root"]
+        found = self.cdp.send("DOM.querySelector", {"nodeId": root["nodeId"], "selector": selector})["nodeId"]
+        described = self.cdp.send("DOM.describeNode", {"nodeId": found, "depth": 1})["node"]
+        if pseudo:
+            return next(p["backendNodeId"] for p in described.get("pseudoElements", []) if p["pseudoType"] == pseudo)
+        return described["backendNodeId"]
+
+
+def test_a_draw_paints_neither_the_felt_nor_the_cards_that_stay(phone, open_app):
+    """On a phone's CPU a move's frame cannot afford to paint the table again: the felt is painted
+    once, and a card drawn moves the hand's other cards (by layout, then their flight) without
+    painting any of them again; only what changed is painted (the drawn card, the texts)."""
+    page = phone
+    view = to_draw_by_touch(page, open_phone(page, open_app, settings=TOUCH_MOVING))
+    page.wait_for_function(f"() => !document.getAnimations().filter({FLIGHT}).some(a => a.playState === 'running')")
+    layers = Layers(page)
+    felt = layers.node("body", "before")
+    classes = "() => Object.fromEntries([...document.querySelectorAll('.hand .hand-card')].map(e => [e.dataset.card, e.className]))"
+    cards_before = page.evaluate(classes)
+    nodes = {card: layers.node(f'.hand [data-card="{card}"]') for card in cards_before}
+    before = layers.paints()
+    assert felt in before, "the felt is painted with the rest of the page"
+    assert all(nodes[c] in before for c in nodes), "the hand's cards are painted with the rest of the page"
+    tap_on(page, ".pile.stock")
+    view = settle(page)
+    assert view["phase"] == "discard"
+    page.wait_for_function(f"() => !document.getAnimations().filter({FLIGHT}).some(a => a.playState === 'running')")
+    after = layers.paints()
+    cards_after = page.evaluate(classes)
+    # A card whose look changed (a meld it joined, a mark) is painted again, rightly.
+    same = [c for c in cards_before if cards_after.get(c) == cards_before[c]]
+    assert len(same) >= 5, (cards_before, cards_after)
+    assert after.get(felt) == before[felt], "the draw painted the felt again"
+    painted = [c for c in same if after.get(nodes[c]) != before[nodes[c]]]
+    assert not painted, f"cards that only moved were painted again: {painted}"
+    drawn = next(c for c in cards_after if c not in cards_before)
+    assert page.locator(f'.hand [data-card="{drawn}"]').is_visible()
+
+
 def running_flights(page):
     return page.evaluate(f"() => document.getAnimations().filter({FLIGHT}).filter(a => a.playState === 'running').length")
 
