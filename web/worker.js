@@ -277,13 +277,21 @@ function expandSparse(stored) {
 // (wasmdata.js): for such a copy the wasm's bytes are read beside the
 // compilation (a clone of the same response) and XORed back in. The service
 // worker keeps the snapshot whole, so a repeat visit clones nothing.
-function startEarly(indexURL, needBytes, mark) {
-  const url = indexURL + "pyodide.asm.wasm";
+// Pyodide's two modules: imported before anything else is decided (an import
+// does not pass through fetch, so there is nothing to stage).
+function importPyodide(indexURL, mark) {
+  const loader = import(indexURL + "pyodide.mjs");
   const asm = import(indexURL + "pyodide.asm.mjs").then((imported) => {
     mark("asm");
     return imported.default;
   });
+  loader.catch(() => {}); // reported where boot() awaits it
   asm.catch(() => {}); // reported by loadPyodide, which awaits it
+  return { loader, asm };
+}
+
+function startEarly(indexURL, asm, needBytes, mark) {
+  const url = indexURL + "pyodide.asm.wasm";
   let bytes = null;
   const response = Promise.all([self.fetch(url), needBytes]).then(([fetched, need]) => {
     // Cloned before the compilation reads the body.
@@ -643,7 +651,9 @@ async function startPyodide(loadPyodide, options, early, mark) {
 
 async function boot() {
   const t0 = performance.now();
-  const timings = { wheel: BUILD.gin_integrity }; // which build this worker is
+  // which build this worker is, and when its boot began (ms since the epoch,
+  // for the page to put the marks below on its own clock)
+  const timings = { wheel: BUILD.gin_integrity, boot_at: performance.timeOrigin + t0 };
   const mark = (name) => {
     timings[name] = Math.round(performance.now() - t0);
   };
@@ -660,6 +670,7 @@ async function boot() {
     stderr: () => {},
   };
 
+  const modules = importPyodide(indexURL, mark);
   // A first visit (no service worker of this build yet) keeps what it
   // fetches for the service worker's precache, the snapshot included.
   let staging = REVIEWER || (await controlledBuild()) ? null : stageFetches();
@@ -671,10 +682,10 @@ async function boot() {
   };
   const found = findSnapshot();
   found.catch(() => {}); // reported below
-  const early = startEarly(indexURL, found.then((snapshot) => snapshot.xored, () => false), mark);
+  const early = startEarly(indexURL, modules.asm, found.then((snapshot) => snapshot.xored, () => false), mark);
   let loadPyodide;
   try {
-    ({ loadPyodide } = await import(indexURL + "pyodide.mjs"));
+    ({ loadPyodide } = await modules.loader);
   } catch (err) {
     throw new BootError("runtime", "missing_file", `${indexURL}pyodide.mjs: ${err}`);
   }
