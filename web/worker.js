@@ -14,7 +14,8 @@
 // integrity of this build's gin wheel, snapshot the snapshot booted and
 // snapshot_source where it was read from (cache | network). Marks in ms
 // since the worker started: loader (pyodide.mjs), asm (pyodide.asm.mjs),
-// wasm_compiled, snapshot_read, wasm (instantiated), runtime, engine.
+// wasm_compiled, snapshot_read, wasm (instantiated), module (Pyodide's
+// module created, before it waits for the snapshot), runtime, engine.
 //
 // A worker started with the name REVIEWER (new Worker(url, {name}): the same
 // URL, so the service worker's cache answers it offline) is an extra engine
@@ -181,7 +182,7 @@ async function findSnapshot() {
     throw new SnapshotUnusable("no_cache_storage", err);
   }
   // The service worker keeps it whole, sparse (raw_url); as served (url) it is XORed.
-  if (response) return { source: "cache", xored: !whole, read: () => readSnapshot(response) };
+  if (response) return { source: "cache", xored: !whole, read: (memory) => readSnapshot(response, memory) };
   // An extra engine only reads what is shared; a slow network waits.
   if (REVIEWER) throw new SnapshotUnusable("not_cached");
   const unwanted = networkWanted();
@@ -192,7 +193,7 @@ async function findSnapshot() {
     throw new SnapshotUnusable("not_cached", err); // offline
   }
   if (!response.ok) throw new SnapshotUnusable("not_cached", `HTTP ${response.status}`);
-  return { source: "network", xored: true, read: () => readSnapshot(response) };
+  return { source: "network", xored: true, read: (memory) => readSnapshot(response, memory) };
 }
 
 // Stored whole and sparse (the service worker's copy: {bytes, xored: false}),
@@ -201,13 +202,13 @@ async function findSnapshot() {
 // data segments): each is checked against the build's hash of that form, the
 // sparse copy against the hash the service worker computed of it when it had
 // checked what it rebuilds to against this build's (kept beside it).
-async function readSnapshot(response) {
+async function readSnapshot(response, memory) {
   const stored = new Uint8Array(await response.arrayBuffer());
   if (isSparse(stored)) {
     const sparse = response.headers.get("x-gin-sparse-integrity");
     if (response.headers.get("x-gin-integrity") !== SNAPSHOT.raw_integrity || !sparse) throw new SnapshotUnusable("hash_mismatch");
     if ((await integrityOf(stored)) !== sparse) throw new SnapshotUnusable("hash_mismatch");
-    return { bytes: expandSparse(stored), xored: false };
+    return { bytes: expandSparse(stored, memory), xored: false };
   }
   const packed = stored[0] === 0x1f && stored[1] === 0x8b;
   if (!packed) {
@@ -228,8 +229,8 @@ async function readSnapshot(response) {
   return { bytes: new Uint8Array(raw), xored: true };
 }
 
-// The service worker's sparse copy (sw.js sparseOf) made whole again: a new
-// buffer (all zeros) with each run of pages copied to its place.
+// The service worker's sparse copy (sw.js sparseOf) made whole again in
+// `whole` (all zeros, SNAPSHOT.raw_size long): each run of pages copied to its place.
 const SPARSE_MAGIC = "GINSPARS"; // sw.js SPARSE_MAGIC
 
 function isSparse(stored) {
@@ -238,13 +239,12 @@ function isSparse(stored) {
   return true;
 }
 
-function expandSparse(stored) {
+function expandSparse(stored, whole) {
   const view = new DataView(stored.buffer, stored.byteOffset, stored.byteLength);
   const size = view.getUint32(8, true);
   const page = view.getUint32(12, true);
   const runs = view.getUint32(16, true);
-  if (size !== SNAPSHOT.raw_size || !page || 20 + 8 * runs > stored.length) throw new SnapshotUnusable("corrupt", "sparse header");
-  const whole = new Uint8Array(size);
+  if (size !== whole.length || !page || 20 + 8 * runs > stored.length) throw new SnapshotUnusable("corrupt", "sparse header");
   let at = 20 + 8 * runs;
   let next = 0; // runs come in order and never overlap
   for (let i = 0; i < runs; i++) {
@@ -307,7 +307,16 @@ function startEarly(indexURL, asm, needBytes, mark) {
     url,
     response,
     module,
-    createPyodideModule: (settings) => asm.then((create) => create(settings)),
+    // The module, created once the wasm is compiled; handed to Pyodide once
+    // `before` (the snapshot's read) is done.
+    createPyodideModule: (settings, before) =>
+      asm
+        .then((create) => create(settings))
+        .then(async (created) => {
+          mark("module");
+          await before;
+          return created;
+        }),
     // The wasm's bytes, for a snapshot still XORed; null when none was read.
     bytes: () => response.then(() => bytes, () => null),
   };
@@ -633,11 +642,12 @@ async function installWithMicropip(pyodide, micropipURL, ginURL, ginBytes, micro
 }
 
 // loadPyodide with the wasm watched (see watchWasm), its failures as BootErrors.
-async function startPyodide(loadPyodide, options, early, mark) {
+async function startPyodide(loadPyodide, options, early, mark, before = null) {
   const unanswer = answerWasm(early);
   const wasm = watchWasm(() => mark("wasm"));
   try {
-    return await Promise.race([loadPyodide({ ...options, createPyodideModule: early.createPyodideModule }), wasm.failed]);
+    const createPyodideModule = (settings) => early.createPyodideModule(settings, before);
+    return await Promise.race([loadPyodide({ ...options, createPyodideModule }), wasm.failed]);
   } catch (err) {
     if (err instanceof BootError || err instanceof SnapshotUnusable) throw err;
     const text = String(err && err.message ? err.message : err);
@@ -698,17 +708,30 @@ async function boot() {
     // wasm is fetched and compiled and Pyodide's module imported.
     const snapshot = await found;
     timings.snapshot_source = snapshot.source;
-    const bytes = snapshot
-      .read()
+    // The memory Pyodide restores, handed to it at once (it sizes the wasm's
+    // memory by it) and filled as the snapshot is read: Pyodide creates its
+    // module before anything is read, not after (loadPyodide awaits
+    // _loadSnapshot first), and restores from these bytes only once they
+    // are all there (createPyodideModule waits for `read`). A fresh buffer
+    // is all zeros, so the sparse copy writes only its pages.
+    const memory = new Uint8Array(SNAPSHOT.raw_size);
+    const read = snapshot
+      .read(memory)
       .then(({ bytes, xored }) => (xored ? undoXor(bytes, early.bytes()) : bytes))
-      .then((b) => (mark("snapshot_read"), b));
+      .then((bytes) => {
+        if (bytes !== memory) {
+          if (bytes.length !== memory.length) throw new SnapshotUnusable("corrupt", `size ${bytes.length}`);
+          memory.set(bytes);
+        }
+        mark("snapshot_read");
+      });
     // Reported through loadPyodide, which may await it only later: without a
     // handler now, a quick failure (a corrupt copy) is an unhandled rejection.
-    bytes.catch(() => {});
+    read.catch(() => {});
     let pyodide;
     try {
       const stdLibURL = BUILD.stdlib_stub ? abs(BUILD.stdlib_stub) : options.stdLibURL;
-      pyodide = await startPyodide(loadPyodide, { ...options, stdLibURL, _loadSnapshot: bytes }, early, mark);
+      pyodide = await startPyodide(loadPyodide, { ...options, stdLibURL, _loadSnapshot: memory }, early, mark, read);
     } catch (err) {
       if (err instanceof SnapshotUnusable) throw err;
       if (err instanceof BootError && err.code === "missing_file") throw err; // the normal boot would fail too

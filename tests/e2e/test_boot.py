@@ -168,6 +168,8 @@ def test_snapshot_boot_plays_the_same_match_and_works_offline(context, page, ope
     # the snapshot was read, not after: both before the wasm's instantiation.
     timings = ready["timings"]
     assert timings["asm"] <= timings["wasm"] and timings["wasm_compiled"] <= timings["wasm"], timings
+    # The module was created (it marks when) and handed to Pyodide for the restore.
+    assert timings["wasm"] <= timings["module"] <= timings["runtime"], timings
     same_match(view, save)
     wait_controlled(page)
     wait_snapshot_cached(page, snapshot_name(dist))
