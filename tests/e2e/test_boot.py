@@ -316,30 +316,39 @@ def test_unusable_snapshot_falls_back_to_the_normal_boot(broken, context, page, 
     assert ready["timings"]["snapshot_fallback"] == FALLBACKS[broken]
 
 
-def test_a_garbage_snapshot_in_cache_is_deleted_and_fetched_again(context, page, open_app, make_server, wait_idle, dist):
+@pytest.mark.parametrize("damage", ["garbage", "one_byte"])
+def test_a_garbage_snapshot_in_cache_is_deleted_and_fetched_again(damage, context, page, open_app, make_server, wait_idle, dist):
     """A cached snapshot that cannot be restored costs one visit: it is
-    deleted, and the next visit boots from a fresh copy (issue 19)."""
+    deleted, and the next visit boots from a fresh copy (issue 19). Garbage,
+    or the service worker's sparse copy with one byte of its pages changed
+    (its headers kept): the hash the service worker kept beside it says so."""
     srv = make_server()
     name = snapshot_name(dist)
     assert open_app(page, url=srv.url)["timings"]["boot"] == "snapshot"
     wait_controlled(page)
     wait_snapshot_cached(page, name)
     planted = page.evaluate(
-        """async (raw) => {
+        """async ([raw, damage]) => {
              const url = new URL("snapshot/" + raw, location.href).href;
-             const garbage = new Uint8Array(1 << 20);
-             crypto.getRandomValues(garbage.subarray(0, 65536));
              const planted = [];
              for (const key of await caches.keys()) {
                const cache = await caches.open(key);
                const response = await cache.match(url);
                if (!response) continue;
-               await cache.put(url, new Response(garbage, { headers: response.headers }));
+               let body;
+               if (damage === "garbage") {
+                 body = new Uint8Array(1 << 20);
+                 crypto.getRandomValues(body.subarray(0, 65536));
+               } else {
+                 body = new Uint8Array(await response.clone().arrayBuffer());
+                 body[body.length - 1000] ^= 0x01;
+               }
+               await cache.put(url, new Response(body, { headers: response.headers }));
                planted.push(key);
              }
              return planted;
            }""",
-        name.removesuffix(".gz"),
+        [name.removesuffix(".gz"), damage],
     )
     assert planted
 
