@@ -763,7 +763,7 @@ def throttled_rounds(pw, chromium: str, url: str, meter: Meter, snapshot: str, i
 
 # The page's own timings, in the order they happen (worker.js marks them in ms
 # since the worker started; page_* are ms since navigation).
-STAGES = ("page_worker_start", "loader", "wasm", "snapshot_read", "runtime", "installer", "engine", "page_engine_ready", "page_ready")
+STAGES = ("page_worker_start", "page_worker_boot", "loader", "asm", "wasm_compiled", "snapshot_read", "wasm", "module", "runtime", "installer", "engine", "page_engine_ready", "page_ready")
 
 
 def where_the_time_goes(rounds: list[dict], key: str) -> str:

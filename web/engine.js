@@ -102,7 +102,9 @@ export function createEngine({ workerUrl = null, role = null, fresh = false, onP
       settled = true;
       onProgress("ready");
       // Page-clock times (ms since navigation) beside the worker's own stages.
+      // page_worker_boot: when worker.js, fetched and run, began to boot.
       const page = { page_worker_start: Math.round(startedAt), page_engine_ready: Math.round(performance.now()) };
+      if (typeof message.timings.boot_at === "number") page.page_worker_boot = Math.round(message.timings.boot_at - performance.timeOrigin);
       resolveReady({ timings: { ...message.timings, ...page } });
     } else if (message.type === "boot_error") {
       failBoot(new BootError(message.stage, message.code, message.detail));

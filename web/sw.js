@@ -9,7 +9,7 @@
 // The memory snapshot (see worker.js) is not part of the install's list: a
 // first visit's worker fetches it (gzip, its memory XORed with the wasm's
 // data segments) beside the wasm and boots from it, and this worker keeps it
-// decoded and whole (raw_path), as the engine reads it: from
+// decoded, whole and sparse (raw_path: see sparseOf), as the engine reads it: from
 // the page's staged copy at install, from the worker's request as it passes
 // through, or fetched in the background once this build is active. A copy
 // that fails to restore is deleted by the engine's worker and fetched again
@@ -107,10 +107,53 @@ function warnSnapshot(err) {
   console.warn("gin: snapshot not cached:", String(err && err.message ? err.message : err));
 }
 
+// The snapshot as kept for the engine: only its 64 KB pages that are not all
+// zeros (the memory's unused stretches, half of its 31 MB), each run of them
+// after a table of where it goes; worker.js expandSparse rebuilds the whole.
+//   "GINSPARS" | u32 size | u32 page size | u32 runs
+//   | per run: u32 first page, u32 pages | the runs' bytes, in order
+// (u32 little-endian). A repeat visit reads and hashes half as much.
+const SPARSE_MAGIC = "GINSPARS"; // worker.js SPARSE_MAGIC
+const SPARSE_PAGE = 65536;
+
+function isZero(bytes, start, end) {
+  for (let i = start; i < end; i++) if (bytes[i] !== 0) return false;
+  return true;
+}
+
+function sparseOf(whole) {
+  const runs = []; // [first page, pages]
+  const pages = Math.ceil(whole.length / SPARSE_PAGE);
+  for (let page = 0; page < pages; page++) {
+    if (isZero(whole, page * SPARSE_PAGE, Math.min(whole.length, (page + 1) * SPARSE_PAGE))) continue;
+    const last = runs[runs.length - 1];
+    if (last && last[0] + last[1] === page) last[1]++;
+    else runs.push([page, 1]);
+  }
+  const header = 20 + 8 * runs.length;
+  const spans = runs.map(([first, count]) => [first * SPARSE_PAGE, Math.min(whole.length, (first + count) * SPARSE_PAGE)]);
+  const out = new Uint8Array(header + spans.reduce((n, [start, end]) => n + end - start, 0));
+  const view = new DataView(out.buffer);
+  for (let i = 0; i < SPARSE_MAGIC.length; i++) out[i] = SPARSE_MAGIC.charCodeAt(i);
+  view.setUint32(8, whole.length, true);
+  view.setUint32(12, SPARSE_PAGE, true);
+  view.setUint32(16, runs.length, true);
+  let at = header;
+  runs.forEach(([first, count], i) => {
+    view.setUint32(20 + 8 * i, first, true);
+    view.setUint32(24 + 8 * i, count, true);
+    out.set(whole.subarray(spans[i][0], spans[i][1]), at);
+    at += spans[i][1] - spans[i][0];
+  });
+  return out;
+}
+
 // The snapshot's bytes as served (gzip as built, or decoded if the host sent
-// it with Content-Encoding), checked, kept decoded and XORed back with the
-// wasm's data segments (from this build's cache): a repeat visit reads it as
-// the engine needs it, with nothing to undo on its way to playable.
+// it with Content-Encoding), checked, decoded, XORed back with the wasm's data
+// segments (from this build's cache) and kept sparse: a repeat visit reads it
+// with nothing to undo on its way to playable. Kept with the build's
+// integrity of the whole it was checked to rebuild (x-gin-integrity) and its
+// own (x-gin-sparse-integrity), which the engine checks what it reads against.
 async function storeSnapshot(cache, bytes) {
   const head = new Uint8Array(bytes, 0, Math.min(2, bytes.byteLength));
   const packed = head[0] === 0x1f && head[1] === 0x8b;
@@ -123,7 +166,9 @@ async function storeSnapshot(cache, bytes) {
   if (!wasm) throw new Error(`${SNAPSHOT.xor_wasm} is not cached yet`);
   const whole = self.ginWasmData.xorWasmData(new Uint8Array(raw), new Uint8Array(await wasm.arrayBuffer()));
   if ((await integrityOf(whole)) !== SNAPSHOT.raw_integrity) throw new Error(`${SNAPSHOT.path} does not rebuild to the build's snapshot`);
-  await cache.put(urlFor(SNAPSHOT.raw_path), keep(whole, SNAPSHOT.raw_integrity, { "content-type": "application/octet-stream" }));
+  const sparse = sparseOf(whole);
+  const headers = { "content-type": "application/octet-stream", "x-gin-sparse-integrity": await integrityOf(sparse) };
+  await cache.put(urlFor(SNAPSHOT.raw_path), keep(sparse, SNAPSHOT.raw_integrity, headers));
 }
 
 // How often the engine found this build's snapshot unusable (worker.js noteURL).

@@ -2,17 +2,20 @@
 // and answers {id, method, params} messages by calling gin.bridge (JSON
 // string in, JSON string out). Two ways to boot:
 //   snapshot  restore the build's memory snapshot of an interpreter that has
-//             already imported gin.bridge: read decoded from Cache Storage
-//             (every visit after the first), or fetched gzip-compressed
-//             beside the wasm (a first visit, or after a bad copy was
-//             deleted);
+//             already imported gin.bridge: read decoded (and sparse) from
+//             Cache Storage (every visit after the first), or fetched
+//             gzip-compressed beside the wasm (a first visit, or after a bad
+//             copy was deleted);
 //   normal    boot Pyodide and install the gin wheel with micropip (or import
 //             the copy an earlier visit kept in IndexedDB), whenever the
 //             snapshot cannot be used.
 // ready's timings say which: boot = "snapshot" | "cache" | "micropip", and
 // snapshot_fallback the reason a snapshot was not used; wheel is the
 // integrity of this build's gin wheel, snapshot the snapshot booted and
-// snapshot_source where it was read from (cache | network).
+// snapshot_source where it was read from (cache | network). Marks in ms
+// since the worker started: loader (pyodide.mjs), asm (pyodide.asm.mjs),
+// wasm_compiled, snapshot_read, wasm (instantiated), module (Pyodide's
+// module created, before it waits for the snapshot), runtime, engine.
 //
 // A worker started with the name REVIEWER (new Worker(url, {name}): the same
 // URL, so the service worker's cache answers it offline) is an extra engine
@@ -178,8 +181,8 @@ async function findSnapshot() {
   } catch (err) {
     throw new SnapshotUnusable("no_cache_storage", err);
   }
-  // The service worker keeps it whole (raw_url); as served (url) it is XORed.
-  if (response) return { source: "cache", xored: !whole, read: () => readSnapshot(response) };
+  // The service worker keeps it whole, sparse (raw_url); as served (url) it is XORed.
+  if (response) return { source: "cache", xored: !whole, read: (memory) => readSnapshot(response, memory) };
   // An extra engine only reads what is shared; a slow network waits.
   if (REVIEWER) throw new SnapshotUnusable("not_cached");
   const unwanted = networkWanted();
@@ -190,15 +193,23 @@ async function findSnapshot() {
     throw new SnapshotUnusable("not_cached", err); // offline
   }
   if (!response.ok) throw new SnapshotUnusable("not_cached", `HTTP ${response.status}`);
-  return { source: "network", xored: true, read: () => readSnapshot(response) };
+  return { source: "network", xored: true, read: (memory) => readSnapshot(response, memory) };
 }
 
-// Stored whole (the service worker's copy: {bytes, xored: false}),
-// gzip-compressed as served, or decoded by a host that sent it with
-// Content-Encoding (both still XORed with the wasm's data segments): each is
-// checked against the build's hash of that form.
-async function readSnapshot(response) {
+// Stored whole and sparse (the service worker's copy: {bytes, xored: false}),
+// whole (an older build's copy), gzip-compressed as served, or decoded by a
+// host that sent it with Content-Encoding (both still XORed with the wasm's
+// data segments): each is checked against the build's hash of that form, the
+// sparse copy against the hash the service worker computed of it when it had
+// checked what it rebuilds to against this build's (kept beside it).
+async function readSnapshot(response, memory) {
   const stored = new Uint8Array(await response.arrayBuffer());
+  if (isSparse(stored)) {
+    const sparse = response.headers.get("x-gin-sparse-integrity");
+    if (response.headers.get("x-gin-integrity") !== SNAPSHOT.raw_integrity || !sparse) throw new SnapshotUnusable("hash_mismatch");
+    if ((await integrityOf(stored)) !== sparse) throw new SnapshotUnusable("hash_mismatch");
+    return { bytes: expandSparse(stored, memory), xored: false };
+  }
   const packed = stored[0] === 0x1f && stored[1] === 0x8b;
   if (!packed) {
     const integrity = await integrityOf(stored);
@@ -218,34 +229,115 @@ async function readSnapshot(response) {
   return { bytes: new Uint8Array(raw), xored: true };
 }
 
-// The snapshot as served has its memory XORed with the wasm's data segments
-// (wasmdata.js): the wasm Pyodide fetches anyway is read beside it (a clone
-// of its response, so nothing is fetched twice) and XORed back in. The
-// service worker keeps it whole, so a repeat visit does none of this.
-function watchWasmBytes(url) {
-  const original = self.fetch;
-  let resolve;
-  const bytes = new Promise((r) => {
-    resolve = r;
-  });
-  const unwrap = () => {
-    if (self.fetch === watching) self.fetch = original;
-  };
-  function watching(input, init) {
-    const result = original.call(this, input, init);
-    if (new URL(typeof input === "string" ? input : input.url || String(input), self.location.href).href === url) {
-      unwrap();
-      resolve(result.then((response) => (response.ok ? response.clone().arrayBuffer() : null)).catch(() => null));
-    }
-    return result;
+// The service worker's sparse copy (sw.js sparseOf) made whole again in
+// `whole` (all zeros, SNAPSHOT.raw_size long): each run of pages copied to its place.
+const SPARSE_MAGIC = "GINSPARS"; // sw.js SPARSE_MAGIC
+
+function isSparse(stored) {
+  if (stored.length < 20) return false;
+  for (let i = 0; i < SPARSE_MAGIC.length; i++) if (stored[i] !== SPARSE_MAGIC.charCodeAt(i)) return false;
+  return true;
+}
+
+function expandSparse(stored, whole) {
+  const view = new DataView(stored.buffer, stored.byteOffset, stored.byteLength);
+  const size = view.getUint32(8, true);
+  const page = view.getUint32(12, true);
+  const runs = view.getUint32(16, true);
+  if (size !== whole.length || !page || 20 + 8 * runs > stored.length) throw new SnapshotUnusable("corrupt", "sparse header");
+  let at = 20 + 8 * runs;
+  let next = 0; // runs come in order and never overlap
+  for (let i = 0; i < runs; i++) {
+    const start = view.getUint32(20 + 8 * i, true) * page;
+    const end = Math.min(size, start + view.getUint32(24 + 8 * i, true) * page);
+    if (start < next || end <= start || at + end - start > stored.length) throw new SnapshotUnusable("corrupt", `sparse run ${i}`);
+    whole.set(stored.subarray(at, at + end - start), start);
+    at += end - start;
+    next = end;
   }
-  self.fetch = watching;
+  if (at !== stored.length) throw new SnapshotUnusable("corrupt", "sparse length");
+  return whole;
+}
+
+// ---------------------------------------------------------- early start
+
+// What every boot needs is begun as soon as the worker knows what to read,
+// side by side, instead of one after another inside loadPyodide (which
+// imports pyodide.asm.mjs only once pyodide.mjs has run, and compiles the wasm
+// only once the snapshot is read): Pyodide's Emscripten module
+// (pyodide.asm.mjs, 1.25 MB of JavaScript) is imported, and the wasm fetched
+// and compiled by streaming (WebAssembly.compileStreaming of its Response, so
+// an engine's wasm code cache serves it as it served Pyodide's own
+// instantiateStreaming), while the snapshot is read. loadPyodide is handed the
+// module factory (createPyodideModule), its fetch of the wasm this fetch's
+// response (nothing is fetched twice) and its instantiateStreaming an
+// instance of the module compiled here (answerWasm).
+//
+// The snapshot as served has its memory XORed with the wasm's data segments
+// (wasmdata.js): for such a copy the wasm's bytes are read beside the
+// compilation (a clone of the same response) and XORed back in. The service
+// worker keeps the snapshot whole, so a repeat visit clones nothing.
+// Pyodide's two modules: imported before anything else is decided (an import
+// does not pass through fetch, so there is nothing to stage).
+function importPyodide(indexURL, mark) {
+  const loader = import(indexURL + "pyodide.mjs");
+  const asm = import(indexURL + "pyodide.asm.mjs").then((imported) => {
+    mark("asm");
+    return imported.default;
+  });
+  loader.catch(() => {}); // reported where boot() awaits it
+  asm.catch(() => {}); // reported by loadPyodide, which awaits it
+  return { loader, asm };
+}
+
+function startEarly(indexURL, asm, needBytes, mark) {
+  const url = indexURL + "pyodide.asm.wasm";
+  let bytes = null;
+  const response = Promise.all([self.fetch(url), needBytes]).then(([fetched, need]) => {
+    // Cloned before the compilation reads the body.
+    if (need && fetched.ok) bytes = fetched.clone().arrayBuffer().catch(() => null);
+    return fetched;
+  });
+  const module = WebAssembly.compileStreaming(response).then((compiled) => {
+    mark("wasm_compiled");
+    return compiled;
+  });
+  module.catch(() => {}); // reported through Pyodide's instantiation (watchWasm)
   return {
-    bytes,
-    restore() {
-      unwrap();
-      resolve(null);
-    },
+    url,
+    response,
+    module,
+    // The module, created once the wasm is compiled; handed to Pyodide once
+    // `before` (the snapshot's read) is done.
+    createPyodideModule: (settings, before) =>
+      asm
+        .then((create) => create(settings))
+        .then(async (created) => {
+          mark("module");
+          await before;
+          return created;
+        }),
+    // The wasm's bytes, for a snapshot still XORed; null when none was read.
+    bytes: () => response.then(() => bytes, () => null),
+  };
+}
+
+// While loadPyodide runs: its fetch of the wasm gets the early response and
+// its instantiateStreaming of that response an instance of the early module.
+function answerWasm(early) {
+  const fetch = self.fetch;
+  const instantiateStreaming = WebAssembly.instantiateStreaming;
+  const sameURL = (input) => new URL(typeof input === "string" ? input : input.url || String(input), self.location.href).href === early.url;
+  self.fetch = function (input, init) {
+    return sameURL(input) ? early.response : fetch.call(this, input, init);
+  };
+  WebAssembly.instantiateStreaming = function (source, imports) {
+    if (source !== early.response) return instantiateStreaming.call(this, source, imports);
+    return early.module.then(async (module) => ({ module, instance: await WebAssembly.instantiate(module, imports) }));
+  };
+  return () => {
+    self.fetch = fetch;
+    WebAssembly.instantiateStreaming = instantiateStreaming;
   };
 }
 
@@ -550,10 +642,12 @@ async function installWithMicropip(pyodide, micropipURL, ginURL, ginBytes, micro
 }
 
 // loadPyodide with the wasm watched (see watchWasm), its failures as BootErrors.
-async function startPyodide(loadPyodide, options, mark) {
+async function startPyodide(loadPyodide, options, early, mark, before = null) {
+  const unanswer = answerWasm(early);
   const wasm = watchWasm(() => mark("wasm"));
   try {
-    return await Promise.race([loadPyodide(options), wasm.failed]);
+    const createPyodideModule = (settings) => early.createPyodideModule(settings, before);
+    return await Promise.race([loadPyodide({ ...options, createPyodideModule }), wasm.failed]);
   } catch (err) {
     if (err instanceof BootError || err instanceof SnapshotUnusable) throw err;
     const text = String(err && err.message ? err.message : err);
@@ -561,12 +655,15 @@ async function startPyodide(loadPyodide, options, mark) {
     throw new BootError("runtime", code, text);
   } finally {
     wasm.restore();
+    unanswer();
   }
 }
 
 async function boot() {
   const t0 = performance.now();
-  const timings = { wheel: BUILD.gin_integrity }; // which build this worker is
+  // which build this worker is, and when its boot began (ms since the epoch,
+  // for the page to put the marks below on its own clock)
+  const timings = { wheel: BUILD.gin_integrity, boot_at: performance.timeOrigin + t0 };
   const mark = (name) => {
     timings[name] = Math.round(performance.now() - t0);
   };
@@ -583,6 +680,7 @@ async function boot() {
     stderr: () => {},
   };
 
+  const modules = importPyodide(indexURL, mark);
   // A first visit (no service worker of this build yet) keeps what it
   // fetches for the service worker's precache, the snapshot included.
   let staging = REVIEWER || (await controlledBuild()) ? null : stageFetches();
@@ -594,10 +692,10 @@ async function boot() {
   };
   const found = findSnapshot();
   found.catch(() => {}); // reported below
-  let wasm = null;
+  const early = startEarly(indexURL, modules.asm, found.then((snapshot) => snapshot.xored, () => false), mark);
   let loadPyodide;
   try {
-    ({ loadPyodide } = await import(indexURL + "pyodide.mjs"));
+    ({ loadPyodide } = await modules.loader);
   } catch (err) {
     throw new BootError("runtime", "missing_file", `${indexURL}pyodide.mjs: ${err}`);
   }
@@ -606,23 +704,34 @@ async function boot() {
   let reason;
   try {
     // Found in the cache or requested (quick to know); its bytes are read,
-    // checked (and decompressed when they came from the network) while
-    // Pyodide fetches and compiles the wasm and fetches the stdlib.
+    // checked (and decompressed when they came from the network) while the
+    // wasm is fetched and compiled and Pyodide's module imported.
     const snapshot = await found;
     timings.snapshot_source = snapshot.source;
-    // Before loadPyodide, which fetches the wasm.
-    if (snapshot.xored) wasm = watchWasmBytes(abs(SNAPSHOT.xor_wasm));
-    const bytes = snapshot
-      .read()
-      .then(({ bytes, xored }) => (xored ? undoXor(bytes, wasm && wasm.bytes) : bytes))
-      .then((b) => (mark("snapshot_read"), b));
+    // The memory Pyodide restores, handed to it at once (it sizes the wasm's
+    // memory by it) and filled as the snapshot is read: Pyodide creates its
+    // module before anything is read, not after (loadPyodide awaits
+    // _loadSnapshot first), and restores from these bytes only once they
+    // are all there (createPyodideModule waits for `read`). A fresh buffer
+    // is all zeros, so the sparse copy writes only its pages.
+    const memory = new Uint8Array(SNAPSHOT.raw_size);
+    const read = snapshot
+      .read(memory)
+      .then(({ bytes, xored }) => (xored ? undoXor(bytes, early.bytes()) : bytes))
+      .then((bytes) => {
+        if (bytes !== memory) {
+          if (bytes.length !== memory.length) throw new SnapshotUnusable("corrupt", `size ${bytes.length}`);
+          memory.set(bytes);
+        }
+        mark("snapshot_read");
+      });
     // Reported through loadPyodide, which may await it only later: without a
     // handler now, a quick failure (a corrupt copy) is an unhandled rejection.
-    bytes.catch(() => {});
+    read.catch(() => {});
     let pyodide;
     try {
       const stdLibURL = BUILD.stdlib_stub ? abs(BUILD.stdlib_stub) : options.stdLibURL;
-      pyodide = await startPyodide(loadPyodide, { ...options, stdLibURL, _loadSnapshot: bytes }, mark);
+      pyodide = await startPyodide(loadPyodide, { ...options, stdLibURL, _loadSnapshot: memory }, early, mark, read);
     } catch (err) {
       if (err instanceof SnapshotUnusable) throw err;
       if (err instanceof BootError && err.code === "missing_file") throw err; // the normal boot would fail too
@@ -651,7 +760,6 @@ async function boot() {
     const fetchStdlib = deferStdlib(pyodide, options.stdLibURL, timings);
     return { pyodide, module, timings, afterReady: () => fetchStdlib().finally(unstage) };
   } catch (err) {
-    if (wasm) wasm.restore();
     if (!(err instanceof SnapshotUnusable)) {
       unstage();
       throw err;
@@ -667,7 +775,7 @@ async function boot() {
   }
   let result;
   try {
-    result = await normalBoot(loadPyodide, options, timings, mark, unstage);
+    result = await normalBoot(loadPyodide, options, early, timings, mark, unstage);
   } finally {
     unstage();
   }
@@ -680,7 +788,7 @@ async function boot() {
 const SNAPSHOT_DAMAGE = new Set(["hash_mismatch", "corrupt", "restore_failed"]);
 const SNAPSHOT_QUIET = new Set(["none", "not_cached", "save_data", "slow_network"]);
 
-async function normalBoot(loadPyodide, options, timings, mark, unstage) {
+async function normalBoot(loadPyodide, options, early, timings, mark, unstage) {
   const micropipURL = abs(BUILD.micropip);
   const ginURL = abs(BUILD.gin);
   const stamp = stampInIndexedDB();
@@ -691,7 +799,7 @@ async function normalBoot(loadPyodide, options, timings, mark, unstage) {
   const expectCache = (await stamp) === BUILD.gin_integrity;
   let pyodide;
   try {
-    pyodide = await startPyodide(loadPyodide, { ...options, packages: expectCache ? [] : [micropipURL] }, mark);
+    pyodide = await startPyodide(loadPyodide, { ...options, packages: expectCache ? [] : [micropipURL] }, early, mark);
   } finally {
     unstage();
   }
