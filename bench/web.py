@@ -676,7 +676,7 @@ def smooth_bench(browser, url: str) -> bool:
     if run["probe"].get("noLoaf"):
         print(f"  (no Long Animation Frames API: {run['probe']['noLoaf']})")
     print(f"  {'move':<10} {'n':>3} {'LoAF/move median [max]':>24} {'worst LoAF ms':>14} {'worst frame gap ms median [max]':>32}"
-          f" {'input to visible ms':>24}")
+          f" {'input to visible ms':>24} {'moves with one':>14}")
     ok = True  # the goal (issue 20): over the player's draws and discards
     computer_ok = True
     for kind in ("draw", "discard", "computer"):
@@ -687,8 +687,9 @@ def smooth_bench(browser, url: str) -> bool:
         loaf_med = statistics.median(row["loaf"])
         gap_max = max(row["gap"])
         visible = f"{statistics.median(row['visible']):.0f} [{max(row['visible']):.0f}]" if kind != "computer" else "-"
+        with_long = sum(1 for k in row["loaf"] if k)
         print(f"  {kind:<10} {n:>3} {loaf_med:>16.1f} [{max(row['loaf'])}] {max(row['worst_loaf']):>14.0f}"
-              f" {statistics.median(row['gap']):>22.0f} [{gap_max:.0f}] {visible:>24}")
+              f" {statistics.median(row['gap']):>22.0f} [{gap_max:.0f}] {visible:>24} {with_long:>9}/{n}")
         if kind == "computer":
             computer_ok = loaf_med == 0 and gap_max <= GAP_TARGET_MS
         else:
