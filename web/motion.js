@@ -72,20 +72,13 @@ export function createMotion(root) {
     };
   }
 
-  // Flights are planned, then started together: every card's place is read
-  // first (one layout), then every animation starts (a read after a start
-  // would lay the page out again, once per card).
-  const flights = new WeakMap(); // node -> its running flight
+  // Every card in flight and its flight, for settled() too: asking the page
+  // (getAnimations) would bring its style up to date, a phone's whole frame.
+  const flights = new Map();
   let planned = null;
 
-  // Our flights, for settled(): reading them from the page (getAnimations)
-  // would bring the page's style up to date, a phone's whole frame.
-  const running = new Set();
-
   function land(node, animation) {
-    running.add(animation);
     const done = () => {
-      running.delete(animation);
       if (flights.get(node) !== animation) return; // a newer flight took over
       flights.delete(node);
       node.removeAttribute(FLYING);
@@ -248,7 +241,7 @@ export function createMotion(root) {
   // off the page is not waited for.
   async function settled() {
     for (;;) {
-      const flying = [...running].filter((a) => moving(a) && a.effect && a.effect.target && a.effect.target.isConnected);
+      const flying = [...flights].filter(([node, a]) => moving(a) && node.isConnected).map(([, a]) => a);
       if (!flying.length) return;
       await Promise.all(flying.map((a) => a.finished.catch(() => {})));
     }

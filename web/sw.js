@@ -9,7 +9,7 @@
 // The memory snapshot (see worker.js) is not part of the install's list: a
 // first visit's worker fetches it (gzip, its memory XORed with the wasm's
 // data segments) beside the wasm and boots from it, and this worker keeps it
-// decoded, whole and sparse (raw_path: see sparseOf), as the engine reads it: from
+// decoded, not XORed and sparse (raw_path: see sparseOf), as the engine reads it: from
 // the page's staged copy at install, from the worker's request as it passes
 // through, or fetched in the background once this build is active. A copy
 // that fails to restore is deleted by the engine's worker and fetched again

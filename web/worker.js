@@ -181,7 +181,7 @@ async function findSnapshot() {
   } catch (err) {
     throw new SnapshotUnusable("no_cache_storage", err);
   }
-  // The service worker keeps it whole, sparse (raw_url); as served (url) it is XORed.
+  // The service worker keeps it not XORed, sparse (raw_url); as served (url) it is XORed.
   if (response) return { source: "cache", xored: !whole, read: (memory) => readSnapshot(response, memory) };
   // An extra engine only reads what is shared; a slow network waits.
   if (REVIEWER) throw new SnapshotUnusable("not_cached");
@@ -276,7 +276,7 @@ function expandSparse(stored, whole) {
 // The snapshot as served has its memory XORed with the wasm's data segments
 // (wasmdata.js): for such a copy the wasm's bytes are read beside the
 // compilation (a clone of the same response) and XORed back in. The service
-// worker keeps the snapshot whole, so a repeat visit clones nothing.
+// worker keeps the snapshot not XORed, so a repeat visit clones nothing.
 // Pyodide's two modules: imported before anything else is decided (an import
 // does not pass through fetch, so there is nothing to stage).
 function importPyodide(indexURL, mark) {
