@@ -47,10 +47,11 @@ __all__ = ["dumps", "parse", "FORMAT", "VERSION", "MAX_CHARS", "LEVELS"]
 
 FORMAT = "gin-text"
 VERSION = 1
-#: The longest text read (characters).  The longest matches the engine plays
-#: print under 40,000 (docs/notation.md); a paste over this is refused at once
-#: (``too_long``), before anything is parsed or replayed.
-MAX_CHARS = 200_000
+#: The longest text read (characters): about three times the longest match
+#: seen (31,000 characters, 71 deals; docs/notation.md).  A paste over it is
+#: refused at once (``too_long``), before anything is parsed or replayed, so
+#: no paste makes the worker replay more than about 16,000 moves.
+MAX_CHARS = 100_000
 LEVELS = ("easy", "normal", "hard")
 
 #: The tags in the order they are printed (Level and NextLevel only when the match has them).

@@ -581,6 +581,8 @@ def test_a_text_comes_back_as_the_save_replay_and_review_take(fresh, finished_sa
 
 
 def test_a_text_that_cannot_be_read_says_where_and_why(fresh, finished_save):
+    from gin.notation import MAX_CHARS
+
     before = snapshot()
     text = call("match_text", {"save": finished_save})["text"]
     lines = text.split("\n")
@@ -599,7 +601,7 @@ def test_a_text_that_cannot_be_read_says_where_and_why(fresh, finished_save):
         ({}, "bad_syntax"),
         ({"text": 5}, "bad_syntax"),
         ({"text": ""}, "bad_format"),
-        ({"text": "x" * 200_001}, "too_long"),
+        ({"text": "x" * (MAX_CHARS + 1)}, "too_long"),
         ({"text": text.replace('[Shuffle "gin-shuffle-v1"]', '[Shuffle "gin-shuffle-v2"]')}, "wrong_shuffle"),
     ]:
         out = call("parse_text", params)

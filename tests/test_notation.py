@@ -17,6 +17,7 @@ from gin.cards import card_mask, mask_cards
 from gin.melds import all_melds, discard_deadwood_masks, mask_value, solve
 from gin.notation import LEVELS, MAX_CHARS, dumps, parse
 
+import test_match
 from strategies import seeds
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "notation.md"
@@ -54,11 +55,8 @@ def knock_melds(hand: int, card: int, limit: int, rng: random.Random) -> list[li
 def policy(m: Match, rng: random.Random, knock_rate: float) -> dict:
     """Cheap and random; knocks (with melds of its own choosing) often enough that deals end."""
     d = m.deal
-    if d.phase in ("upcard_nondealer", "upcard_dealer"):
-        return {"type": rng.choice(("take", "pass"))}
-    if d.phase == "draw":
-        from_pile = not d.both_passed and rng.random() < 0.25
-        return {"type": "draw", "from": "discard" if from_pile else "stock"}
+    if d.phase != "discard":
+        return test_match.policy(m, rng)  # take or pass, stock or pile, at random
     hand = d.hand_masks[d.to_act]
     if d.rules.big_gin and solve(hand)[0] == 0:
         return {"type": "big_gin"}
@@ -118,11 +116,13 @@ def pasted(text: str, how: set[str]) -> str:
 # Round trips
 
 
+#: What makes a random match: its rules, seed and the player's random choices.
+MATCHES = {"rules": st.sampled_from(RULES), "seed": seeds, "rng_seed": st.integers(0, 2**32)}
+
+
 @settings(max_examples=1000)
 @given(
-    rules=st.sampled_from(RULES),
-    seed=seeds,
-    rng_seed=st.integers(0, 2**32),
+    **MATCHES,
     actions=st.integers(0, 70),
     knock_rate=st.sampled_from((0.0, 0.5, 0.95)),
     form=st.integers(0, 3),
@@ -138,7 +138,7 @@ def test_a_short_match_prints_and_parses_back_exactly(rules, seed, rng_seed, act
 
 
 @settings(max_examples=30)
-@given(rules=st.sampled_from(RULES), seed=seeds, rng_seed=st.integers(0, 2**32), form=st.integers(0, 3))
+@given(**MATCHES, form=st.integers(0, 3))
 def test_a_whole_match_prints_and_parses_back_exactly(rules, seed, rng_seed, form):
     rng = random.Random(rng_seed)
     m = with_levels(play(rules, seed, rng, actions=None, knock_rate=0.95), form, rng)
@@ -152,9 +152,7 @@ def test_a_whole_match_prints_and_parses_back_exactly(rules, seed, rng_seed, for
 
 @settings(max_examples=150)
 @given(
-    rules=st.sampled_from(RULES),
-    seed=seeds,
-    rng_seed=st.integers(0, 2**32),
+    **MATCHES,
     actions=st.integers(0, 120),
     how=st.sets(st.sampled_from(("lower", "spaces", "blank", "crlf", "bom", "unterminated"))),
 )
