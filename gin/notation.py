@@ -273,7 +273,7 @@ def _header(lines: list[tuple[int, str]]) -> tuple[Match, dict[str, Any]]:
         return v, {"line": n, "text": line}
 
     fmt, at = value("Format", "bad_format")
-    if fmt.strip() != FORMAT:
+    if fmt.strip().translate(_ASCII_LOWER) != FORMAT:
         raise InvalidNotation(f"not a match's text (format {quote(fmt)}, not {FORMAT!r})", code="bad_format", **at)
     version, at = value("Version")
     if version.strip() != str(VERSION):
@@ -285,7 +285,7 @@ def _header(lines: list[tuple[int, str]]) -> tuple[Match, dict[str, Any]]:
         if name not in _TAGS:
             raise InvalidNotation(f"unknown tag {quote(name)} (the tags are {', '.join(_TAGS)})", line=n, text=line)
     shuffle, at = value("Shuffle")
-    if shuffle.strip() != ALGORITHM:
+    if shuffle.strip().translate(_ASCII_LOWER) != ALGORITHM:
         raise InvalidNotation(
             f"dealt by the shuffle {quote(shuffle)}; this game deals by {ALGORITHM}, so the same seed would give"
             " other cards",
