@@ -2,20 +2,21 @@
 // the controller (engine queue, computer turns, autosave), the intents, the
 // motion layer and the one render funnel draw(), and binds input to them.
 
-import { createStorage, KEYS } from "./storage.js";
-import { seedFromHash } from "./seed.js";
-import { rulesFromHash } from "./variants.js";
-import { pickLanguage, translator } from "./i18n.js";
-import { render } from "./render.js";
-import { createMotion } from "./motion.js";
-import { bindInput } from "./input.js";
-import { bindDrag } from "./drag.js";
-import { createController } from "./controller.js";
-import { createIntents } from "./intents.js";
-import { ANIM_MS, checkSettings } from "./settings.js";
-import { onFullscreenChange } from "./fullscreen.js";
-import { coachIdle } from "./coach.js";
-import { createTutorial, firstVisit } from "./tutorial.js";
+import { KEYS } from "./data/keys.js";
+import { createStorage } from "./data/storage.js";
+import { seedFromHash } from "./model/seed.js";
+import { rulesFromHash } from "./model/variants.js";
+import { pickLanguage, translator } from "./text/i18n.js";
+import { render } from "./table/render.js";
+import { createMotion } from "./table/motion.js";
+import { bindInput } from "./table/input.js";
+import { bindDrag } from "./table/drag.js";
+import { createController } from "./play/controller.js";
+import { createIntents } from "./play/intents.js";
+import { ANIM_MS, checkSettings } from "./model/settings.js";
+import { onFullscreenChange } from "./table/fullscreen.js";
+import { coachIdle } from "./play/coach.js";
+import { createTutorial, firstVisit } from "./play/tutorial.js";
 
 const root = document.getElementById("app");
 const announcer = document.getElementById("announcer");

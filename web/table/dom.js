@@ -1,7 +1,8 @@
 // DOM helpers shared by the renderer and the panels: element creation with
 // text only (never HTML from strings) and the non-interactive face card.
 
-import { cardFace, cardClasses, cardName } from "./cards.js";
+import { cardClasses, cardFace } from "./card-faces.js";
+import { cardName } from "../text/words.js";
 
 function append(node, child) {
   if (child === null || child === undefined || child === false) return;

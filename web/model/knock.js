@@ -3,7 +3,7 @@
 // legal, and checking a draft kept over a reload. Pure functions of the
 // view and the draft; the engine validates the declaration again.
 
-import { cardPoints, isMeld, orderMeld } from "./cards.js";
+import { deadwoodPoints, isMeld, orderMeld } from "./cards.js";
 
 // The knock (or gin) proposed for a discard: the engine's legal action
 // carries the best arrangement of the other ten cards.
@@ -18,10 +18,6 @@ export function knockDraft(view, action) {
     deadwood: hand.filter((c) => !melded.has(c)),
     proposed: { melds: melds.map((m) => [...m]), deadwood: hand.filter((c) => !melded.has(c)) },
   };
-}
-
-export function points(cards) {
-  return cards.reduce((sum, c) => sum + cardPoints(c), 0);
 }
 
 // A kept knock draft comes back only if it is still a legal declaration of
@@ -40,7 +36,7 @@ export function restoredKnock(view, kept) {
     meld.forEach((c) => used.add(c));
   }
   const deadwood = hand.filter((c) => !used.has(c));
-  if (points(deadwood) > (view.knock_limit ?? view.rules.knock_limit) || (action.type === "big_gin" && deadwood.length)) return null;
+  if (deadwoodPoints(deadwood) > (view.knock_limit ?? view.rules.knock_limit) || (action.type === "big_gin" && deadwood.length)) return null;
   const draft = knockDraft(view, action);
   draft.melds = kept.melds.map((m) => orderMeld(m));
   draft.deadwood = deadwood;
@@ -61,7 +57,7 @@ export function moveInDraft(draft, card, limit) {
   }
   const rest = draft.melds[index].filter((c) => c !== card);
   const freed = isMeld(rest) ? [card] : draft.melds[index];
-  if (points(draft.deadwood) + points(freed) > limit) return "cannot_move";
+  if (deadwoodPoints(draft.deadwood) + deadwoodPoints(freed) > limit) return "cannot_move";
   if (isMeld(rest)) draft.melds[index] = rest;
   else draft.melds.splice(index, 1);
   draft.deadwood = [...draft.deadwood, ...freed];

@@ -7,26 +7,12 @@
 // advice is not given twice in a deal. The note can be dismissed or the
 // coach turned off from it. When a deal ends, the deal result lists the
 // deal's costliest decisions (Difícil's review of that deal), each opening
-// the replay viewer at its step.
+// the replay viewer at its step. What the table shows of it:
+// table/coach-views.js; its sentences: text/coach-words.js.
 
-import { checkField, el, intentButton } from "./dom.js";
-import { hintAction, points, reasonText, theCard } from "./words.js";
-import { dealEnded, noteSeen } from "./coachlog.js";
+import { coachText } from "../text/coach-words.js";
+import { dealEnded, noteSeen } from "../data/coachlog.js";
 import { guided } from "./tutorial.js";
-
-// Advice codes gin/coach.py gives (literal keys: the i18n tests look for them).
-export const ADVICE_KEYS = {
-  high_cards_first: "coach.advice.high_cards_first",
-  two_way: "coach.advice.two_way",
-  watch_pickups: "coach.advice.watch_pickups",
-  remember_discards: "coach.advice.remember_discards",
-  knock_early: "coach.advice.knock_early",
-  no_gin_chase: "coach.advice.no_gin_chase",
-  take_meld: "coach.advice.take_meld",
-  keep_low: "coach.advice.keep_low",
-  feed_not: "coach.advice.feed_not",
-  pile_public: "coach.advice.pile_public",
-};
 
 const given = new Map(); // "seed:deal" -> the advice codes already given in that deal
 let asking = Promise.resolve(); // the last coach request (for tests: ginApp.idle waits on it)
@@ -36,16 +22,6 @@ export const coachIdle = () => asking;
 // On by the setting, and always in the guided deal (tutorial.js).
 export function coaching(state) {
   return state.settings.coach === true || Boolean(state.ui.tutorial);
-}
-
-const on = (ui) => ui.settings.coach === true || Boolean(ui.tutorial);
-
-// The note in words: the better move and its cost, Difícil's reason, the advice.
-export function coachText(t, note) {
-  const gin = note.better.type === "knock" && note.reason === "gin_available";
-  const head = t("coach.better", { action: hintAction(t, note.better, gin), cost: points(t, Math.round(note.cost)) });
-  const advice = ADVICE_KEYS[note.advice] ? t(ADVICE_KEYS[note.advice]) : "";
-  return [head, reasonText(t, note.reason, note.why), advice].filter(Boolean).join(" ");
 }
 
 // After an `act` sent with {coach: true}: ask for the note of that decision
@@ -77,21 +53,6 @@ export function askCoach(call, state, result, draw, announce) {
   return asking;
 }
 
-// The player's move of a review entry, in the past ("Descartaste el 4 de tréboles").
-const PLAYED_KEYS = {
-  take: "coach.played.take",
-  pass: "coach.played.pass",
-  draw_stock: "coach.played.draw_stock",
-  draw_discard: "coach.played.draw_discard",
-  discard: "coach.played.discard",
-  knock: "coach.played.knock",
-};
-
-function playedText(t, action) {
-  const kind = action.type === "draw" ? `draw_${action.from}` : action.type;
-  return PLAYED_KEYS[kind] ? t(PLAYED_KEYS[kind], { card: action.card ? theCard(t, action.card) : "" }) : "";
-}
-
 // Decisions under a point are matters of taste: not listed.
 const SUMMARY_MIN = 1;
 const SUMMARY_SIZE = 3;
@@ -118,67 +79,6 @@ export function askSummary(call, state, draw) {
       summary.failed = true;
     })
     .then(() => draw());
-}
-
-// The summary on the deal result, or null.
-export function coachSummary(view, ui) {
-  const s = ui.coachSummary;
-  if (!s || !on(ui) || !ui.result || s.seed !== view.seed || s.deal !== ui.result.number) return null;
-  const { t } = ui;
-  const head = el("h3", { text: t("coach.summary_title") });
-  let body;
-  if (s.failed) body = el("p", { text: t("review.failed") });
-  else if (!s.items) body = el("p", { role: "status", text: t("coach.summary_loading") });
-  else if (!s.items.length) body = el("p", { text: t("coach.summary_none") });
-  else
-    body = el(
-      "ol",
-      { class: "coach-summary-list" },
-      s.items.map((d) => {
-        const gin = d.hard.type === "knock" && d.reason === "gin_available";
-        const text = t("coach.summary_item", {
-          played: playedText(t, d.human),
-          better: hintAction(t, d.hard, gin),
-          cost: points(t, Math.round(d.cost)),
-        });
-        return el(
-          "li",
-          { dataset: { step: d.step, cost: d.cost } },
-          el("span", { text }),
-          " ",
-          intentButton(t("coach.summary_watch"), "coachWatch", {
-            class: "btn ghost",
-            key: `coach-watch:${d.step}`,
-            dataset: { step: d.step, deal: s.deal },
-            "aria-label": `${t("coach.summary_watch")}: ${text}`,
-          }),
-        );
-      }),
-    );
-  return el("section", { class: "coach-summary", dataset: { key: "coach-summary" } }, head, body);
-}
-
-// The note near the hand, or null.
-export function coachNote(view, ui) {
-  const c = ui.coach;
-  if (!c || !on(ui) || c.seed !== view.seed || c.deal !== view.deal_number) return null;
-  const { t } = ui;
-  return el(
-    "aside",
-    {
-      class: "coach-note",
-      role: "status",
-      "aria-label": t("coach.title"),
-      dataset: { key: "coach-note", advice: c.note.advice, kind: c.note.kind },
-    },
-    el("p", {}, el("strong", { text: `${t("coach.title")}: ` }), el("span", { class: "coach-text", text: coachText(t, c.note) })),
-    el(
-      "div",
-      { class: "coach-buttons" },
-      intentButton(t("coach.dismiss"), "coachDismiss", { class: "btn ghost" }),
-      intentButton(t("coach.off"), "coachOff", { class: "btn ghost" }),
-    ),
-  );
 }
 
 // The coach's intents: dismiss the note, turn the coach off (from the note),
@@ -212,9 +112,4 @@ export function coachIntents({ state, draw, persistSettings, watchAt }) {
       watchAt(Number(deal), Number(step), `coach-watch:${step}`);
     },
   };
-}
-
-// The menu's switch.
-export function coachSwitch(t, settings) {
-  return checkField("menu-coach", "coach", "coach", t("menu.coach"), settings.coach);
 }

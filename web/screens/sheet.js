@@ -3,7 +3,7 @@
 // keeps its own keyboard (Escape closes it), and gives the focus back to
 // whoever opened it.
 
-import { el } from "./dom.js";
+import { el } from "../table/dom.js";
 
 export function openSheet({ id, onClose = () => {}, onKey = null }) {
   const app = document.getElementById("app");

@@ -3,17 +3,17 @@
 // opening or resuming a match, and boot. It changes the shared state and
 // asks the composition root to draw; it never touches the DOM itself.
 
-import { createHistory } from "./history.js";
-import { createEngine, EngineError, REVIEW_ROLE } from "./engine.js";
-import { newSeed, normalizeSeed, seedFromHash } from "./seed.js";
-import { newMatchRules, rulesFromHash, rulesHash } from "./variants.js";
-import { computerMove } from "./words.js";
-import { restoredKnock } from "./knock.js";
-import { DEFAULT_SETTINGS, SPEED_DELAY_MS } from "./settings.js";
+import { createHistory } from "../data/finished.js";
+import { createEngine, EngineError, REVIEW_ROLE } from "../engine.js";
+import { newSeed, normalizeSeed, seedFromHash } from "../model/seed.js";
+import { newMatchRules, rulesFromHash, rulesHash } from "../model/variants.js";
+import { computerMove } from "../text/words.js";
+import { restoredKnock } from "../model/knock.js";
+import { DEFAULT_SETTINGS, SPEED_DELAY_MS } from "../model/settings.js";
 import { askCoach, askSummary, coaching } from "./coach.js";
 import { guided } from "./tutorial.js";
-import { createTabs } from "./tabs.js";
-import { askElsewhere, askLink } from "./asks.js";
+import { createTabs } from "../data/tabs.js";
+import { askElsewhere, askLink } from "../screens/questions.js";
 
 // Engine refusals: shown as a short message, the table stays as it was.
 const REFUSALS = new Set([

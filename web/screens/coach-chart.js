@@ -1,17 +1,10 @@
-// The coach's view over time: how many notes (decisions that cost 3 points or
-// more by Difícil's estimate, gin/coach.py) each deal played with the coach on
-// had, by kind of decision; and the chart of it in Estadísticas, mistakes per
-// deal in each of the last matches, drawn by the page as inline SVG.
-// Counted as the notes come (coach.js), before the page's one-note-per-advice
-// rule, and written when the deal ends; the guided deal is not counted. Kept
-// in its own key, read and written the never-throwing way of storage.js.
+// The coach's view over time in Estadísticas: notes per deal, by kind of
+// decision, in each of the last matches played with the coach on (the data:
+// data/coachlog.js), drawn by the page as inline SVG.
 
-import { el } from "./dom.js";
+import { el } from "../table/dom.js";
+import { KINDS, MATCHES, lastMatches } from "../data/coachlog.js";
 
-const KEY = "gin.coach.v1"; // [{seed, deal, at, kinds: {upcard, draw, discard, knock}}], oldest first
-const KEEP = 300; // deals
-const MATCHES = 10; // bars in the chart
-export const KINDS = ["upcard", "draw", "discard", "knock"];
 const KIND_KEYS = {
   upcard: "coach.kind.upcard",
   draw: "coach.kind.draw",
@@ -19,65 +12,6 @@ const KIND_KEYS = {
   knock: "coach.kind.knock",
 };
 const COLOURS = { upcard: "#7e57c2", draw: "#29b6f6", discard: "#ffb300", knock: "#ef5350" };
-const open = new Map(); // "seed:deal" -> counts of the deal under way
-
-function read() {
-  try {
-    const list = JSON.parse(window.localStorage.getItem(KEY) || "[]");
-    return Array.isArray(list) ? list.filter((r) => r && typeof r.seed === "string" && r.kinds) : [];
-  } catch {
-    return [];
-  }
-}
-
-function write(list) {
-  try {
-    window.localStorage.setItem(KEY, JSON.stringify(list.slice(-KEEP)));
-  } catch {
-    // blocked or full: the chart misses this deal
-  }
-}
-
-// "Borrar" in Estadísticas clears it with the rest (false: storage refused).
-export function clearCoachLog() {
-  open.clear();
-  try {
-    window.localStorage.removeItem(KEY);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-export function noteSeen(seed, deal, kind) {
-  const key = `${seed}:${deal}`;
-  const counts = open.get(key) || Object.fromEntries(KINDS.map((k) => [k, 0]));
-  if (kind in counts) counts[kind] += 1;
-  open.set(key, counts);
-}
-
-export function dealEnded(seed, deal, at = Date.now()) {
-  const key = `${seed}:${deal}`;
-  const kinds = open.get(key) || Object.fromEntries(KINDS.map((k) => [k, 0]));
-  open.delete(key);
-  const list = read().filter((r) => !(r.seed === seed && r.deal === deal));
-  list.push({ seed, deal, at, kinds });
-  write(list);
-}
-
-// The last matches (by seed, in the order last played): deals and notes by kind.
-export function lastMatches(list = read(), count = MATCHES) {
-  const bySeed = new Map();
-  for (const r of list) {
-    const m = bySeed.get(r.seed) || { seed: r.seed, deals: 0, kinds: Object.fromEntries(KINDS.map((k) => [k, 0])), at: 0 };
-    m.deals += 1;
-    for (const k of KINDS) m.kinds[k] += Number(r.kinds[k]) || 0;
-    m.at = Math.max(m.at, r.at || 0);
-    bySeed.delete(r.seed);
-    bySeed.set(r.seed, m);
-  }
-  return [...bySeed.values()].slice(-count);
-}
 
 const SVG = "http://www.w3.org/2000/svg";
 function svg(tag, attrs = {}, ...children) {

@@ -10,30 +10,17 @@
 // The guided match is never saved over the player's match, never put in
 // the address and never counted in the statistics (controller.js asks
 // guided()); when it ends the page opens what it would have opened before.
+// Its bar over the table is table/tutorial-bar.js.
 
-import { el, intentButton } from "./dom.js";
-import { hintAction, reasonText } from "./words.js";
+import { GUIDE_SEED } from "../model/seed.js";
+import { KEYS } from "../data/keys.js";
+import { localBackend, readText, writeText } from "../data/local.js";
 
-export const GUIDE_SEED = "GUIA-0130";
 const GUIDE_RULES = { profile: "traditional", level: "easy" };
-const FLAG = "gin.tutorial.v1"; // "done" | "skipped"
 
-// Its own key beside storage.js's, read and written the same never-throwing way.
-function readFlag() {
-  try {
-    return window.localStorage.getItem(FLAG);
-  } catch {
-    return null;
-  }
-}
-
-function writeFlag(value) {
-  try {
-    window.localStorage.setItem(FLAG, value);
-  } catch {
-    // blocked storage: it may be offered again next time
-  }
-}
+// "done" | "skipped" (keys.js); blocked storage: it may be offered again next time.
+const readFlag = () => readText(localBackend(), KEYS.tutorial);
+const writeFlag = (value) => writeText(localBackend(), KEYS.tutorial, value);
 
 // At boot, before anything is written: is this the first visit?
 export function firstVisit(storage, hash) {
@@ -42,16 +29,6 @@ export function firstVisit(storage, hash) {
 }
 
 export const guided = (state) => Boolean(state.ui.tutorial);
-
-// The step's sentence (literal keys: the i18n tests look for them).
-const STEP_KEYS = {
-  upcard: "tutorial.upcard",
-  pile_meld: "tutorial.pile_meld",
-  draw: "tutorial.draw",
-  safe: "tutorial.safe",
-  discard: "tutorial.discard",
-  knock: "tutorial.knock",
-};
 
 export function stepKind(view, hint) {
   if (view.phase.startsWith("upcard")) return "upcard";
@@ -125,42 +102,4 @@ export function createTutorial({ state, game, draw }) {
     },
   };
   return { start, end, tick, intents, finish: () => end("done") };
-}
-
-// The bar over the table: the offer, or the step of the guided deal.
-export function tutorialBar(view, ui) {
-  const { t } = ui;
-  if (ui.tutorialOffer && !ui.tutorial) {
-    return el(
-      "aside",
-      { class: "tutorial-bar", role: "region", "aria-label": t("tutorial.title"), dataset: { key: "tutorial-offer" } },
-      el("p", { text: t("tutorial.offer") }),
-      el(
-        "div",
-        { class: "coach-buttons" },
-        intentButton(t("tutorial.start"), "tutorialStart", { class: "btn primary" }),
-        intentButton(t("tutorial.no"), "tutorialNo", { class: "btn ghost" }),
-      ),
-    );
-  }
-  const tut = ui.tutorial;
-  if (!tut || view.seed !== GUIDE_SEED) return null;
-  let text = t("tutorial.wait");
-  if (tut.hint && tut.kind && view.to_act === 0 && !view.over) {
-    const a = tut.hint.action;
-    const gin = a.type === "knock" && tut.hint.reason === "gin_available";
-    const hint = t("hint.label", { action: hintAction(t, a, gin), reason: reasonText(t, tut.hint.reason, tut.hint.why) }).trim();
-    text = `${t(STEP_KEYS[tut.kind])} ${hint}`;
-  }
-  return el(
-    "aside",
-    { class: "tutorial-bar", role: "region", "aria-label": t("tutorial.title"), dataset: { key: "tutorial-bar", step: tut.step, kind: tut.kind || "" } },
-    el("p", {}, el("strong", { text: `${t("tutorial.title")} · ${t("tutorial.step", { n: tut.step })}: ` }), el("span", { class: "tutorial-text", role: "status", text })),
-    el("div", { class: "coach-buttons" }, intentButton(t("tutorial.skip"), "tutorialSkip", { class: "btn ghost" })),
-  );
-}
-
-// The rules page's way in.
-export function tutorialButton(t) {
-  return intentButton(t("tutorial.start"), "tutorialStart", { key: "tutorial-from-help" });
 }

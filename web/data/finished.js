@@ -15,7 +15,7 @@
 // screen shown again, a reload, an older autosave, an import or the match
 // replayed from its seed with the same moves never count anything twice.
 
-import { KEYS } from "./storage.js";
+import { KEYS } from "./keys.js";
 
 export const KEEP = 50;
 // Statistics lines kept one by one (about 235 matches); older ones are summed
@@ -26,8 +26,8 @@ export const EXPORT_FORMAT = "gin-local-data";
 // 2: a line per deal and per match (1, a line per finished match, is refused).
 export const EXPORT_VERSION = 2;
 export const LEVELS = ["easy", "normal", "hard"];
-export { STATS_PROFILES as PROFILES } from "./variants.js";
-import { STATS_PROFILES as PROFILES } from "./variants.js";
+export { STATS_PROFILES as PROFILES } from "../model/variants.js";
+import { STATS_PROFILES as PROFILES } from "../model/variants.js";
 // The integer counters of a record (and of a sum of records), as gin/stats.py.
 export const COUNTERS = [
   "matches",

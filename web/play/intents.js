@@ -1,17 +1,17 @@
 // What the player can do: each intent (from input.js, drag.js) changes the
 // UI state or asks the controller for a move. Intents never read the DOM.
 
-import { cardPoints } from "./cards.js";
-import { newSeed } from "./seed.js";
-import { hintAction, newDeal, reasonText } from "./words.js";
-import { knockDraft, moveInDraft, resetDraft } from "./knock.js";
-import { CUSTOM_CHOICES, DEFAULT_SETTINGS, SPEED_DELAY_MS } from "./settings.js";
-import { toggleFullscreen } from "./fullscreen.js";
-import { matchId } from "./history.js";
-import { openStats, openGames } from "./statspanel.js";
-import { openViewer } from "./viewer.js";
+import { cardPoints } from "../model/cards.js";
+import { newSeed } from "../model/seed.js";
+import { hintAction, newDeal, reasonText } from "../text/words.js";
+import { knockDraft, moveInDraft, resetDraft } from "../model/knock.js";
+import { CUSTOM_CHOICES, DEFAULT_SETTINGS, SPEED_DELAY_MS } from "../model/settings.js";
+import { toggleFullscreen } from "../table/fullscreen.js";
+import { matchId } from "../data/finished.js";
+import { openStats, openGames } from "../screens/stats.js";
+import { openViewer } from "../screens/viewer.js";
 import { coachIntents } from "./coach.js";
-import { DEFAULT_SWITCHES, PROFILES } from "./variants.js";
+import { DEFAULT_SWITCHES, PROFILES } from "../model/variants.js";
 
 export function createIntents({ state, game, draw, announce, setLanguage, clearLog, tutorial }) {
   const { act, play, accept, acknowledge, startMatch, setMessage, refuseLocally, persistSettings, boot, call } = game;

@@ -4,9 +4,9 @@
 import { checkField, dialog, el, intentButton } from "./dom.js";
 import { shortcutsFor } from "./shortcuts.js";
 import { fullscreenButton } from "./fullscreen.js";
-import { coachSwitch } from "./coach.js";
-import { tutorialButton } from "./tutorial.js";
-import { CUSTOM_CHOICES, DEFAULT_SWITCHES, PROFILES, profileName, switchesFor } from "./variants.js";
+import { coachSwitch } from "./coach-views.js";
+import { tutorialButton } from "./tutorial-bar.js";
+import { CUSTOM_CHOICES, DEFAULT_SWITCHES, PROFILES, profileName, switchesFor } from "../model/variants.js";
 
 function select(intent, label, value, options, extra = {}) {
   const id = `menu-${intent}${extra.name ? `-${extra.name}` : ""}`;

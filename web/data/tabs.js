@@ -6,7 +6,7 @@
 // match). A tab on another seed holds another lock: both play. Where the
 // browser has no Web Locks, every tab owns its match (as before).
 
-const PREFIX = "gin.match.";
+import { MATCH_LOCK_PREFIX as PREFIX } from "./keys.js";
 
 export function createTabs({ onLost = () => {}, locks = globalThis.navigator && navigator.locks } = {}) {
   let held = null; // {name, release}

@@ -4,17 +4,18 @@
 // for input.js, data-key so focus survives a rebuild, and their single-key
 // shortcut (shortcuts.js) in aria-keyshortcuts.
 
-import { BOOT_STAGES } from "./engine.js";
-import { cardFace, cardBack, cardClasses, cardName, bySuit, byRank, orderMeld, isSet } from "./cards.js";
+import { BOOT_STAGES } from "../engine.js";
+import { bySuit, byRank, orderMeld, isSet } from "../model/cards.js";
+import { cardBack, cardClasses, cardFace } from "./card-faces.js";
 import { el, faceCard, intentButton } from "./dom.js";
 import { morphChildren } from "./morph.js";
 import { shortcutsFor } from "./shortcuts.js";
-import { computerMove, handCardName, ifDiscard, selectedPrompt } from "./words.js";
-import { menuPanel, helpPanel, confirmNewPanel, confirmReplayPanel } from "./menu.js";
+import { cardName, computerMove, handCardName, ifDiscard, selectedPrompt } from "../text/words.js";
+import { menuPanel, helpPanel, confirmNewPanel, confirmReplayPanel } from "./menu-panels.js";
 import { dealResultPanel, matchResultPanel, knockPanel } from "./panels.js";
-import { coachNote } from "./coach.js";
-import { tutorialBar } from "./tutorial.js";
-import { limitText } from "./variants.js";
+import { coachNote } from "./coach-views.js";
+import { tutorialBar } from "./tutorial-bar.js";
+import { limitText } from "../model/variants.js";
 
 // A section built again only when what it is made from (`from`: everything
 // it reads) changed; else a bare stand-in of the same tag and data-static,

@@ -2,7 +2,7 @@
 // table (sheet.js): the match is open in another tab ("Jugar aquí"), and a
 // link names another match while this one is unfinished.
 
-import { button, el } from "./dom.js";
+import { button, el } from "../table/dom.js";
 import { openSheet } from "./sheet.js";
 
 // t(): the current translator. onTake(): the player takes the match here.

@@ -1,10 +1,9 @@
-// Playing cards drawn with our own SVG suits and CSS: faces, backs, names.
+// Playing cards drawn with our own SVG suits and CSS: faces and backs.
 // Everything is built with createElement(NS) and textContent.
 
-const SVG_NS = "http://www.w3.org/2000/svg";
+import { rankOf, rankText, suitOf } from "../model/cards.js";
 
-export const SUITS = ["C", "D", "H", "S"];
-export const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K"];
+const SVG_NS = "http://www.w3.org/2000/svg";
 
 // Suit shapes on a 100×100 box; clubs is three leaves on a stem.
 const SUIT_SHAPES = {
@@ -20,29 +19,6 @@ const SUIT_SHAPES = {
     ["path", { d: "M44 40h12v18c2 16 7 28 16 38H28c9-10 14-22 16-38Z" }],
   ],
 };
-
-export function rankOf(card) {
-  return card[0];
-}
-export function suitOf(card) {
-  return card[1];
-}
-export function rankIndex(card) {
-  return RANKS.indexOf(card[0]);
-}
-export function cardPoints(card) {
-  return Math.min(10, rankIndex(card) + 1);
-}
-export function rankText(card) {
-  return card[0] === "T" ? "10" : card[0];
-}
-
-// "7 de corazones", "as de picas", "rey de tréboles" (t from i18n.js).
-export function cardName(card, t) {
-  const rank = card[0];
-  const word = "AJQK".includes(rank) ? t(`rank.${rank}`) : rankText(card);
-  return t("card.name", { rank: word, suit: t(`suit.${card[1]}`) });
-}
 
 export function suitIcon(suit, className = "suit") {
   const svg = document.createElementNS(SVG_NS, "svg");
@@ -114,26 +90,3 @@ export function cardBack(extraClass = "") {
   return node;
 }
 
-// Sort keys for the hand's display orders.
-export function bySuit(a, b) {
-  return SUITS.indexOf(suitOf(a)) - SUITS.indexOf(suitOf(b)) || rankIndex(a) - rankIndex(b);
-}
-export function byRank(a, b) {
-  return rankIndex(a) - rankIndex(b) || SUITS.indexOf(suitOf(a)) - SUITS.indexOf(suitOf(b));
-}
-
-// Meld checks for the knock panel's rearranging (the engine validates again).
-export function isSet(cards) {
-  return cards.length >= 3 && cards.length <= 4 && cards.every((c) => rankOf(c) === rankOf(cards[0]));
-}
-export function isRun(cards) {
-  if (cards.length < 3 || !cards.every((c) => suitOf(c) === suitOf(cards[0]))) return false;
-  const ranks = cards.map(rankIndex).sort((a, b) => a - b);
-  return ranks.every((r, i) => i === 0 || r === ranks[i - 1] + 1);
-}
-export function isMeld(cards) {
-  return isSet(cards) || isRun(cards);
-}
-export function orderMeld(cards) {
-  return [...cards].sort(isSet(cards) ? bySuit : byRank);
-}

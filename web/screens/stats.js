@@ -2,12 +2,14 @@
 // and "Partidas" (the kept finished matches, each opens in the viewer).
 // Text through textContent only (dom.js).
 
-import { button, choice, el } from "./dom.js";
+import { button, choice, el } from "../table/dom.js";
 import { openSheet } from "./sheet.js";
-import { summarize, KEEP, LEVELS, PROFILES, ImportRefused } from "./history.js";
-import { clearCoachLog, coachChart } from "./coachlog.js";
-import { profileName } from "./variants.js";
-import { KEYS, ASIDE_SLOTS } from "./storage.js";
+import { summarize, KEEP, LEVELS, PROFILES, ImportRefused } from "../data/finished.js";
+import { clearCoachLog } from "../data/coachlog.js";
+import { coachChart } from "./coach-chart.js";
+import { profileName } from "../model/variants.js";
+import { KEYS } from "../data/keys.js";
+import { ASIDE_SLOTS } from "../data/storage.js";
 
 // What each key kept aside holds, in words.
 const ASIDE_NAMES = {

@@ -2,10 +2,11 @@
 // match result. Built from the view and the UI state only.
 
 import { dialog, el, faceCard, intentButton } from "./dom.js";
-import { cardFace, cardClasses, cardName, cardPoints, orderMeld, byRank } from "./cards.js";
+import { byRank, deadwoodPoints, orderMeld } from "../model/cards.js";
+import { cardClasses, cardFace } from "./card-faces.js";
 import { shortcutsFor } from "./shortcuts.js";
-import { knockDiscard, knockLoss, layoffsLabel, loosePoints, points as pointsText } from "./words.js";
-import { coachSummary } from "./coach.js";
+import { cardName, knockDiscard, knockLoss, layoffsLabel, loosePoints, pointsText } from "../text/words.js";
+import { coachSummary } from "./coach-views.js";
 
 
 function cardRow(cards, t, cls = "") {
@@ -14,10 +15,6 @@ function cardRow(cards, t, cls = "") {
     { class: `mini-row ${cls}`.trim() },
     cards.map((c) => faceCard(c, t, "mini")),
   );
-}
-
-function deadwoodPoints(cards) {
-  return cards.reduce((sum, c) => sum + cardPoints(c), 0);
 }
 
 // --- knock confirmation -----------------------------------------------------

@@ -8,12 +8,12 @@
 // update of morph.js, as for the table: a control that stays is the same
 // node, so a press that began before a progress update still lands.
 
-import { button, choice, el, faceCard } from "./dom.js";
-import { byRank, orderMeld } from "./cards.js";
+import { button, choice, el, faceCard } from "../table/dom.js";
+import { byRank, orderMeld } from "../model/cards.js";
 import { openSheet } from "./sheet.js";
-import { morphChildren } from "./morph.js";
-import { operation } from "./panels.js";
-import { hintAction, loosePoints, newDeal, points as pointsText, reasonText, theCard } from "./words.js";
+import { morphChildren } from "../table/morph.js";
+import { operation } from "../table/panels.js";
+import { hintAction, loosePoints, newDeal, pointsText, reasonText, theCard } from "../text/words.js";
 
 const PLAY_MS = { slow: 1400, normal: 700, fast: 250 };
 // Deals per review call: starts small (progress shows at once), then sized

@@ -4,7 +4,14 @@
 // "reparte el rival"), points a number ("1 punto", "2 puntos").
 // Functions take the translator t (i18n.js) and return finished text.
 
-import { cardName, rankOf, suitOf, isSet } from "./cards.js";
+import { isSet, rankOf, rankText, suitOf } from "../model/cards.js";
+
+// "7 de corazones", "as de picas", "rey de tréboles" (t from i18n.js).
+export function cardName(card, t) {
+  const rank = card[0];
+  const word = "AJQK".includes(rank) ? t(`rank.${rank}`) : rankText(card);
+  return t("card.name", { rank: word, suit: t(`suit.${card[1]}`) });
+}
 
 // Spanish: la jota, la reina; the rest (as, 2..10, rey) are masculine.
 const FEMININE_RANKS = new Set(["J", "Q"]);
@@ -19,7 +26,7 @@ export function theCard(t, card) {
 }
 
 // "1 punto" / "12 puntos"; "1 point" / "12 points".
-export function points(t, n) {
+export function pointsText(t, n) {
   return t(n === 1 ? "points.one" : "points.other", { n });
 }
 
@@ -107,10 +114,10 @@ export function knockDiscard(t, card) {
 // proposed/now: deadwood points; bonus: the gin bonus of these rules.
 export function knockLoss(t, proposed, now, bonus) {
   if (proposed === 0 && now > 0) {
-    return t("knock.loses_gin", { bonus: points(t, bonus), points: loosePoints(t, now) });
+    return t("knock.loses_gin", { bonus: pointsText(t, bonus), points: loosePoints(t, now) });
   }
   if (now > proposed) {
-    return t("knock.more_deadwood", { from: proposed, to: points(t, now), lost: points(t, now - proposed) });
+    return t("knock.more_deadwood", { from: proposed, to: pointsText(t, now), lost: pointsText(t, now - proposed) });
   }
   return "";
 }
@@ -131,7 +138,7 @@ export function reasonText(t, code, why = {}) {
     if (["card", "avoid", "picked"].includes(name)) facts[name] = theCard(t, value);
     else if (name === "meld" && Array.isArray(value)) facts[name] = theMeld(t, value);
     else if (name === "deadwood" || name === "opp_deadwood") facts[name] = loosePoints(t, value);
-    else if (name === "points") facts[name] = points(t, value);
+    else if (name === "points") facts[name] = pointsText(t, value);
     else facts[name] = value;
   }
   const text = t(key, facts);

@@ -1,22 +1,10 @@
-// localStorage behind a small adapter that never throws: the game plays on
-// when storage is blocked, missing or full, and the page is told so.
+// The player's data in localStorage (through local.js, which never throws:
+// the game plays on when storage is blocked, missing or full, and the page is
+// told so): the match's save and what is kept beside it, settings, values
+// kept aside, unfinished matches. The keys are keys.js's.
 
-export const KEYS = Object.freeze({
-  match: "gin.match.v1", // the current match's save (gin.save format)
-  brokenMatch: "gin.match.broken", // (before gin.aside.v1) one unreadable save; moved into the slots
-  settings: "gin.settings.v1", // language, level, speed, sort...
-  acknowledged: "gin.acknowledged.v1", // {seed, deal}: the last deal result the player closed
-  ui: "gin.ui.v1", // {seed, actions, selected, order, knock}: the selection, the hand order, an open knock panel
-  finished: "gin.finished.v1", // [{at, save}]: the last 50 finished matches, oldest first (history.js)
-  records: "gin.records.v2", // [line]: one per deal ever ended and per match ever finished (history.js)
-  cleared: "gin.cleared.v1", // [line id]: the match in progress's lines when "Borrar" was pressed (history.js)
-  totals: "gin.totals.v1", // the statistics lines older than the last RECENT_LINES, summed (history.js)
-  open: "gin.open.v1", // [{seed, at, save}]: matches left unfinished for another one, newest last
-  aside: "gin.aside.v1", // [{key, at, raw}]: unreadable stored values kept aside, oldest first
-});
-// In sessionStorage (a quota of its own, and it survives a reload of the
-// tab): {seed, saved, reached} when the match could not be saved.
-export const LOST_KEY = "gin.lost.v1";
+import { KEYS, LOST_KEY } from "./keys.js";
+import { openBackend, openSession, readJsonText, readText, removeKey, writeText } from "./local.js";
 
 // Bounds (documented in docs/history.md).
 export const ASIDE_SLOTS = 5; // unreadable values kept aside; the oldest goes first
@@ -57,31 +45,9 @@ export function parseSave(raw) {
   }
 }
 
-function defaultSession() {
-  return window.sessionStorage;
-}
-
-function defaultBackend() {
-  // Merely reading window.localStorage throws where storage is blocked.
-  return window.localStorage;
-}
-
-export function createStorage(getBackend = defaultBackend, getSession = defaultSession) {
-  let backend = null;
-  try {
-    backend = getBackend();
-    const probe = "gin.probe";
-    backend.setItem(probe, "1");
-    backend.removeItem(probe);
-  } catch {
-    backend = null;
-  }
-  let session = null;
-  try {
-    session = getSession();
-  } catch {
-    session = null;
-  }
+export function createStorage(getBackend = undefined, getSession = undefined) {
+  const backend = openBackend(getBackend);
+  const session = openSession(getSession);
   // Becomes false after any failed write (quota, blocked), so the page can
   // say "cannot save" once instead of pretending.
   let writable = backend !== null;
@@ -92,23 +58,8 @@ export function createStorage(getBackend = defaultBackend, getSession = defaultS
   const hooks = { aside: () => {}, evicted: () => {} };
   let lastWritten = { text: null, seed: null }; // what this page last wrote under KEYS.match
 
-  function read(key) {
-    if (!backend) return null;
-    try {
-      return backend.getItem(key);
-    } catch {
-      return null;
-    }
-  }
-
-  function tryWrite(key, value) {
-    try {
-      backend.setItem(key, value);
-      return true;
-    } catch {
-      return false;
-    }
-  }
+  const read = (key) => readText(backend, key);
+  const tryWrite = (key, value) => writeText(backend, key, value);
 
   // Room is made by dropping the oldest kept replays, one at a time; never
   // the current match, the statistics or what was kept aside.
@@ -140,25 +91,11 @@ export function createStorage(getBackend = defaultBackend, getSession = defaultS
   }
 
   function remove(key) {
-    if (!backend) return false;
     if (GUARDED.has(key) && !owns()) return false;
-    try {
-      backend.removeItem(key);
-      return true;
-    } catch {
-      return false;
-    }
+    return removeKey(backend, key);
   }
 
-  function readJson(key) {
-    const raw = read(key);
-    if (raw === null) return null;
-    try {
-      return JSON.parse(raw);
-    } catch {
-      return null;
-    }
-  }
+  const readJson = (key) => readJsonText(backend, key);
 
   // --- values kept aside ----------------------------------------------------
   function asideList() {
