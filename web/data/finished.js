@@ -1,5 +1,6 @@
 // Finished matches and the player's record, kept in this browser only
 // (behind storage.js, so a blocked or full localStorage never breaks play).
+// The module's state is one record (createFinished); its functions take it.
 //
 // Two keys:
 //   gin.finished.v1  [{at, save}]  the last KEEP finished matches (oldest
@@ -256,7 +257,6 @@ export class ImportRefused extends Error {
   }
 }
 
-// storage: storage.js's adapter; call(method, params): the engine.
 // Import bounds: a real save is a few tens of KB and a line ~300 characters;
 // a date more than a day ahead of this clock is refused (it would sort after
 // every match played later).
@@ -265,216 +265,253 @@ export const MAX_LINE_CHARS = 2_000;
 const FUTURE_SLACK_MS = 24 * 3600 * 1000;
 
 // storage: storage.js's adapter; call(method, params): the engine.
-export function createHistory(storage, call) {
-  // A collection that cannot be read, or holds entries that are not what
-  // they should be, is kept aside (storage.js) before anything is written
-  // over it; what is readable is used.
-  function readList(key, valid = () => true) {
-    const value = storage.readChecked(key, Array.isArray);
-    if (!value) return [];
-    const good = value.filter(valid);
-    if (good.length !== value.length) storage.setAside(key, storage.read(key));
-    return good;
-  }
-  const isKept = (m) => m && typeof m === "object" && m.save && typeof m.save === "object" && !Array.isArray(m.save);
-  function matches() {
-    return readList(KEYS.finished, isKept);
-  }
-  function records() {
-    return readList(KEYS.records, validRecord);
-  }
-  function totals() {
-    return storage.readChecked(KEYS.totals, validTotals) || emptyTotals();
-  }
-  const byTime = (a, b) => a.at - b.at;
-
-  // evict: room may be made by dropping old replays (a match played here;
-  // never an import).
-  // Lines beyond RECENT_LINES, the oldest, are summed into the totals.
-  function write(list, recs, evict = false, sums = null) {
-    const kept = [...list].sort(byTime).slice(-KEEP);
-    const lines = [...recs].sort(byTime);
-    const entries = [
-      [KEYS.finished, kept],
-      [KEYS.records, lines.slice(-RECENT_LINES)],
-    ];
-    if (lines.length > RECENT_LINES || sums) entries.push([KEYS.totals, fold(sums || totals(), lines.slice(0, Math.max(0, lines.length - RECENT_LINES)))]);
-    return storage.writeAll(entries, { evict });
-  }
-
-  // The engine's lines of one save (finished or not); throws on a bad save.
-  async function linesFor(save, at) {
-    const stats = await call("stats", { saves: [save] });
-    return { over: stats.counted === 1, lines: linesOf(save, stats, at) };
-  }
-
-  // Adds the lines not counted yet (one by one or in the totals); returns how many.
-  function addLines(recs, lines, folded = new Set(totals().ids)) {
-    const known = new Set(recs.map((r) => r.id));
-    let added = 0;
-    for (const line of lines) {
-      if (known.has(line.id) || folded.has(digest(line.id))) continue;
-      recs.push(line);
-      known.add(line.id);
-      added++;
-    }
-    return added;
-  }
-
-  return {
-    matches,
-    records,
-    totals,
-
-    // The current match's save after a deal ended (or on opening the page):
-    // its ended deals are counted, each once, and the match too once it is
-    // over (then it is kept as well). Returns the number of new lines.
-    async count(save, at = Date.now()) {
-      if (!storage.available || !save) return 0;
-      const { over, lines: all } = await linesFor(save, at);
-      const cleared = new Set(readList(KEYS.cleared));
-      const lines = all.filter((line) => !cleared.has(line.id));
-      const list = matches();
-      const recs = records();
-      const added = addLines(recs, lines);
-      const id = matchId(save);
-      const keepIt = over && !cleared.has(id) && !list.some((m) => matchId(m.save) === id);
-      if (keepIt) list.push({ at, save });
-      if (added || keepIt) write(list, recs, true);
-      return added;
-    },
-
-    // Kept matches whose lines are missing (put there by hand, or lines
-    // lost): counted now, so the record can always be rebuilt from the saves.
-    async reconcile() {
-      const list = matches();
-      const recs = records();
-      const folded = new Set(totals().ids);
-      const known = new Set(recs.map((r) => r.id));
-      let added = 0;
-      for (const m of list) {
-        if (known.has(matchId(m.save)) || folded.has(digest(matchId(m.save)))) continue;
-        try {
-          const { over, lines } = await linesFor(m.save, typeof m.at === "number" ? m.at : Date.now());
-          if (over) added += addLines(recs, lines);
-          for (const line of lines) known.add(line.id);
-        } catch {
-          // an unreadable kept save is shown as such by the list, not counted
-        }
-      }
-      if (added) write(list, recs);
-      return added;
-    },
-
-    // Everything local in one object (the file "Exportar" writes).
-    exportData(settings) {
-      return {
-        format: EXPORT_FORMAT,
-        version: EXPORT_VERSION,
-        exported: new Date().toISOString(),
-        settings: { ...settings },
-        records: records(),
-        totals: totals(),
-        matches: matches(),
-      };
-    },
-
-    // Reads a file's parsed JSON: a whole export, or one match's save.
-    // Everything is checked before anything is written: each match must load
-    // and be finished (the engine replays it), a line of a match in the file
-    // must equal that match's recount, every line must be well formed (a deal
-    // line of a match never finished has no save here to check it against),
-    // no date ahead of this clock, no oversized match or line. Throws
-    // ImportRefused; on success merges (nothing counted twice)
-    // and returns {matches, duplicates, notKept, records, unchecked,
-    // settings}: the matches kept, already here, not kept for want of room
-    // (KEEP), the new lines, how many of them came without their match (not
-    // replayed), and the file's settings or null.
-    async importData(data, onProgress = () => {}) {
-      if (!data || typeof data !== "object" || Array.isArray(data)) throw new ImportRefused("data.bad_file");
-      let file = data;
-      if (data.format === "gin-save") file = { format: EXPORT_FORMAT, version: EXPORT_VERSION, records: [], matches: [{ at: Date.now(), save: data }] };
-      if (file.format !== EXPORT_FORMAT) throw new ImportRefused("data.bad_format");
-      if (file.version !== EXPORT_VERSION) throw new ImportRefused("data.bad_version");
-      const fileMatches = file.matches === undefined ? [] : file.matches;
-      const fileRecords = file.records === undefined ? [] : file.records;
-      if (!Array.isArray(fileMatches) || !Array.isArray(fileRecords)) throw new ImportRefused("data.bad_file");
-      if (file.settings !== undefined && (!file.settings || typeof file.settings !== "object" || Array.isArray(file.settings))) throw new ImportRefused("data.bad_file");
-      if (file.totals !== undefined && !validTotals(file.totals)) throw new ImportRefused("data.bad_totals");
-      const now = Date.now();
-      const recounted = new Map(); // id -> line, from the file's matches
-      for (let i = 0; i < fileMatches.length; i++) {
-        onProgress(i, fileMatches.length);
-        const m = fileMatches[i];
-        if (!m || typeof m !== "object" || !m.save || typeof m.save !== "object" || typeof m.at !== "number") throw new ImportRefused("data.bad_match", { n: i + 1 });
-        if (!Number.isFinite(m.at) || m.at > now + FUTURE_SLACK_MS) throw new ImportRefused("data.future_match", { n: i + 1 });
-        if (JSON.stringify(m.save).length > MAX_MATCH_CHARS) throw new ImportRefused("data.oversized_match", { n: i + 1 });
-        let counted;
-        try {
-          counted = await linesFor(m.save, m.at);
-        } catch {
-          throw new ImportRefused("data.bad_match", { n: i + 1 });
-        }
-        if (!counted.over) throw new ImportRefused("data.unfinished_match", { n: i + 1 });
-        for (const line of counted.lines) if (!recounted.has(line.id)) recounted.set(line.id, line);
-      }
-      const seen = new Set();
-      for (let i = 0; i < fileRecords.length; i++) {
-        const r = fileRecords[i];
-        if (!validRecord(r) || seen.has(r.id)) throw new ImportRefused("data.bad_record", { n: i + 1 });
-        if (r.at > now + FUTURE_SLACK_MS) throw new ImportRefused("data.future_record", { n: i + 1 });
-        if (JSON.stringify(r).length > MAX_LINE_CHARS) throw new ImportRefused("data.oversized_record", { n: i + 1 });
-        seen.add(r.id);
-        const again = recounted.get(r.id);
-        if (again && !sameRecord(r, again)) throw new ImportRefused("data.record_mismatch", { n: i + 1 });
-      }
-      // Merge: what is here stays (an import never removes a local match);
-      // what is new is added while there is room under KEEP, the newest
-      // first, and the rest is reported as not kept.
-      const list = matches();
-      const recs = records();
-      const haveMatch = new Set(list.map((m) => matchId(m.save)));
-      const fresh = [];
-      let duplicates = 0;
-      for (const m of fileMatches) {
-        const id = matchId(m.save);
-        if (haveMatch.has(id)) duplicates++;
-        else {
-          fresh.push({ at: m.at, save: m.save });
-          haveMatch.add(id);
-        }
-      }
-      fresh.sort(byTime);
-      const room = Math.max(0, KEEP - list.length);
-      const kept = room ? fresh.slice(-room) : [];
-      list.push(...kept);
-      // The file's own lines first (they keep their times), then any line of
-      // its matches that it lacks.
-      // The file's summed older lines: added when none of them is here yet,
-      // nothing when all are; a file that shares only some is refused (a sum
-      // cannot be split to tell which).
-      const sums = file.totals ? mergeTotals(totals(), file.totals, recs) : null;
-      const folded = new Set((sums || totals()).ids);
-      const before = new Set(recs.map((r) => r.id));
-      const newRecords = addLines(recs, fileRecords, folded) + addLines(recs, [...recounted.values()], folded);
-      // New lines the file gives without their match (finished beyond the 50
-      // kept, or left half-way): well formed, but nothing here can replay them.
-      const unchecked = fileRecords.filter((r) => !before.has(r.id) && !folded.has(digest(r.id)) && !recounted.has(r.id)).length;
-      if ((kept.length || newRecords || sums) && !write(list, recs, false, sums)) throw new ImportRefused("data.cannot_save");
-      return { matches: kept.length, duplicates, notKept: fresh.length - kept.length, records: newRecords, unchecked, settings: file.settings || null };
-    },
-
-    // "Borrar": the statistics and the kept matches (not the current match,
-    // not the settings).
-    // The lines of the match in progress (`current`, its save) are
-    // remembered as cleared: its ended deals stay uncounted when it is next
-    // counted (the next deal's end, a reload); its later deals count.
-    clear(current = null) {
-      const cleared = current ? records().filter((r) => r.seed === String(current.seed) && r.id === lineId(current, r)).map((r) => r.id) : [];
-      const a = storage.remove(KEYS.finished);
-      const b = storage.remove(KEYS.records) && storage.remove(KEYS.totals);
-      const c = cleared.length ? storage.writeJson(KEYS.cleared, cleared) : storage.remove(KEYS.cleared);
-      return a && b && c;
-    },
+export function createFinished(storage, call) {
+  const fin = {
+    storage, // the player's data (storage.js): readChecked, writeAll, remove...
+    call, // the engine (its `stats` counts a save's lines)
   };
+  return {
+    matches: () => matches(fin),
+    records: () => records(fin),
+    totals: () => totals(fin),
+    count: (save, at) => count(fin, save, at),
+    reconcile: () => reconcile(fin),
+    exportData: (settings) => exportData(fin, settings),
+    importData: (data, onProgress) => importData(fin, data, onProgress),
+    clear: (current) => clear(fin, current),
+  };
+}
+
+// A collection that cannot be read, or holds entries that are not what
+// they should be, is kept aside (storage.js) before anything is written
+// over it; what is readable is used.
+function readList(fin, key, valid = () => true) {
+  const value = fin.storage.readChecked(key, Array.isArray);
+  if (!value) return [];
+  const good = value.filter(valid);
+  if (good.length !== value.length) fin.storage.setAside(key, fin.storage.read(key));
+  return good;
+}
+
+const isKept = (m) => m && typeof m === "object" && m.save && typeof m.save === "object" && !Array.isArray(m.save);
+const byTime = (a, b) => a.at - b.at;
+
+// The kept finished matches [{at, save}], oldest first.
+function matches(fin) {
+  return readList(fin, KEYS.finished, isKept);
+}
+
+// The statistics lines kept one by one.
+function records(fin) {
+  return readList(fin, KEYS.records, validRecord);
+}
+
+// The older lines, summed.
+function totals(fin) {
+  return fin.storage.readChecked(KEYS.totals, validTotals) || emptyTotals();
+}
+
+// evict: room may be made by dropping old replays (a match played here;
+// never an import).
+// Lines beyond RECENT_LINES, the oldest, are summed into the totals.
+function write(fin, list, recs, evict = false, sums = null) {
+  const kept = [...list].sort(byTime).slice(-KEEP);
+  const lines = [...recs].sort(byTime);
+  const entries = [
+    [KEYS.finished, kept],
+    [KEYS.records, lines.slice(-RECENT_LINES)],
+  ];
+  if (lines.length > RECENT_LINES || sums) entries.push([KEYS.totals, fold(sums || totals(fin), lines.slice(0, Math.max(0, lines.length - RECENT_LINES)))]);
+  return fin.storage.writeAll(entries, { evict });
+}
+
+// The engine's lines of one save (finished or not); throws on a bad save.
+async function linesFor(fin, save, at) {
+  const stats = await fin.call("stats", { saves: [save] });
+  return { over: stats.counted === 1, lines: linesOf(save, stats, at) };
+}
+
+// Adds the lines not counted yet (one by one or in the totals); returns how many.
+function addLines(fin, recs, lines, folded = new Set(totals(fin).ids)) {
+  const known = new Set(recs.map((r) => r.id));
+  let added = 0;
+  for (const line of lines) {
+    if (known.has(line.id) || folded.has(digest(line.id))) continue;
+    recs.push(line);
+    known.add(line.id);
+    added++;
+  }
+  return added;
+}
+
+// The current match's save after a deal ended (or on opening the page):
+// its ended deals are counted, each once, and the match too once it is
+// over (then it is kept as well). Returns the number of new lines.
+async function count(fin, save, at = Date.now()) {
+  if (!fin.storage.available || !save) return 0;
+  const { over, lines: all } = await linesFor(fin, save, at);
+  const cleared = new Set(readList(fin, KEYS.cleared));
+  const lines = all.filter((line) => !cleared.has(line.id));
+  const list = matches(fin);
+  const recs = records(fin);
+  const added = addLines(fin, recs, lines);
+  const id = matchId(save);
+  const keepIt = over && !cleared.has(id) && !list.some((m) => matchId(m.save) === id);
+  if (keepIt) list.push({ at, save });
+  if (added || keepIt) write(fin, list, recs, true);
+  return added;
+}
+
+// Kept matches whose lines are missing (put there by hand, or lines
+// lost): counted now, so the record can always be rebuilt from the saves.
+async function reconcile(fin) {
+  const list = matches(fin);
+  const recs = records(fin);
+  const folded = new Set(totals(fin).ids);
+  const known = new Set(recs.map((r) => r.id));
+  let added = 0;
+  for (const m of list) {
+    if (known.has(matchId(m.save)) || folded.has(digest(matchId(m.save)))) continue;
+    try {
+      const { over, lines } = await linesFor(fin, m.save, typeof m.at === "number" ? m.at : Date.now());
+      if (over) added += addLines(fin, recs, lines);
+      for (const line of lines) known.add(line.id);
+    } catch {
+      // an unreadable kept save is shown as such by the list, not counted
+    }
+  }
+  if (added) write(fin, list, recs);
+  return added;
+}
+
+// Everything local in one object (the file "Exportar" writes).
+function exportData(fin, settings) {
+  return {
+    format: EXPORT_FORMAT,
+    version: EXPORT_VERSION,
+    exported: new Date().toISOString(),
+    settings: { ...settings },
+    records: records(fin),
+    totals: totals(fin),
+    matches: matches(fin),
+  };
+}
+
+// A file's parsed JSON as an export (one match's save becomes one), its
+// parts checked for their shape; throws ImportRefused.
+function fileOf(data) {
+  if (!data || typeof data !== "object" || Array.isArray(data)) throw new ImportRefused("data.bad_file");
+  let file = data;
+  if (data.format === "gin-save") file = { format: EXPORT_FORMAT, version: EXPORT_VERSION, records: [], matches: [{ at: Date.now(), save: data }] };
+  if (file.format !== EXPORT_FORMAT) throw new ImportRefused("data.bad_format");
+  if (file.version !== EXPORT_VERSION) throw new ImportRefused("data.bad_version");
+  const fileMatches = file.matches === undefined ? [] : file.matches;
+  const fileRecords = file.records === undefined ? [] : file.records;
+  if (!Array.isArray(fileMatches) || !Array.isArray(fileRecords)) throw new ImportRefused("data.bad_file");
+  if (file.settings !== undefined && (!file.settings || typeof file.settings !== "object" || Array.isArray(file.settings))) throw new ImportRefused("data.bad_file");
+  if (file.totals !== undefined && !validTotals(file.totals)) throw new ImportRefused("data.bad_totals");
+  return { file, fileMatches, fileRecords };
+}
+
+// Each match of the file replayed by the engine, which must find it
+// finished: its lines, id -> line. Throws ImportRefused.
+async function recountMatches(fin, fileMatches, now, onProgress) {
+  const recounted = new Map();
+  for (let i = 0; i < fileMatches.length; i++) {
+    onProgress(i, fileMatches.length);
+    const m = fileMatches[i];
+    if (!m || typeof m !== "object" || !m.save || typeof m.save !== "object" || typeof m.at !== "number") throw new ImportRefused("data.bad_match", { n: i + 1 });
+    if (!Number.isFinite(m.at) || m.at > now + FUTURE_SLACK_MS) throw new ImportRefused("data.future_match", { n: i + 1 });
+    if (JSON.stringify(m.save).length > MAX_MATCH_CHARS) throw new ImportRefused("data.oversized_match", { n: i + 1 });
+    let counted;
+    try {
+      counted = await linesFor(fin, m.save, m.at);
+    } catch {
+      throw new ImportRefused("data.bad_match", { n: i + 1 });
+    }
+    if (!counted.over) throw new ImportRefused("data.unfinished_match", { n: i + 1 });
+    for (const line of counted.lines) if (!recounted.has(line.id)) recounted.set(line.id, line);
+  }
+  return recounted;
+}
+
+// Every line of the file well formed, once, not ahead of this clock, not
+// oversized, and equal to its match's recount when its match is in the file.
+function checkRecords(fileRecords, recounted, now) {
+  const seen = new Set();
+  for (let i = 0; i < fileRecords.length; i++) {
+    const r = fileRecords[i];
+    if (!validRecord(r) || seen.has(r.id)) throw new ImportRefused("data.bad_record", { n: i + 1 });
+    if (r.at > now + FUTURE_SLACK_MS) throw new ImportRefused("data.future_record", { n: i + 1 });
+    if (JSON.stringify(r).length > MAX_LINE_CHARS) throw new ImportRefused("data.oversized_record", { n: i + 1 });
+    seen.add(r.id);
+    const again = recounted.get(r.id);
+    if (again && !sameRecord(r, again)) throw new ImportRefused("data.record_mismatch", { n: i + 1 });
+  }
+}
+
+// Reads a file's parsed JSON: a whole export, or one match's save.
+// Everything is checked before anything is written: each match must load
+// and be finished (the engine replays it), a line of a match in the file
+// must equal that match's recount, every line must be well formed (a deal
+// line of a match never finished has no save here to check it against),
+// no date ahead of this clock, no oversized match or line. Throws
+// ImportRefused; on success merges (nothing counted twice)
+// and returns {matches, duplicates, notKept, records, unchecked,
+// settings}: the matches kept, already here, not kept for want of room
+// (KEEP), the new lines, how many of them came without their match (not
+// replayed), and the file's settings or null.
+async function importData(fin, data, onProgress = () => {}) {
+  const { file, fileMatches, fileRecords } = fileOf(data);
+  const now = Date.now();
+  const recounted = await recountMatches(fin, fileMatches, now, onProgress);
+  checkRecords(fileRecords, recounted, now);
+  // Merge: what is here stays (an import never removes a local match);
+  // what is new is added while there is room under KEEP, the newest
+  // first, and the rest is reported as not kept.
+  const list = matches(fin);
+  const recs = records(fin);
+  const haveMatch = new Set(list.map((m) => matchId(m.save)));
+  const fresh = [];
+  let duplicates = 0;
+  for (const m of fileMatches) {
+    const id = matchId(m.save);
+    if (haveMatch.has(id)) duplicates++;
+    else {
+      fresh.push({ at: m.at, save: m.save });
+      haveMatch.add(id);
+    }
+  }
+  fresh.sort(byTime);
+  const room = Math.max(0, KEEP - list.length);
+  const kept = room ? fresh.slice(-room) : [];
+  list.push(...kept);
+  // The file's own lines first (they keep their times), then any line of
+  // its matches that it lacks.
+  // The file's summed older lines: added when none of them is here yet,
+  // nothing when all are; a file that shares only some is refused (a sum
+  // cannot be split to tell which).
+  const sums = file.totals ? mergeTotals(totals(fin), file.totals, recs) : null;
+  const folded = new Set((sums || totals(fin)).ids);
+  const before = new Set(recs.map((r) => r.id));
+  const newRecords = addLines(fin, recs, fileRecords, folded) + addLines(fin, recs, [...recounted.values()], folded);
+  // New lines the file gives without their match (finished beyond the 50
+  // kept, or left half-way): well formed, but nothing here can replay them.
+  const unchecked = fileRecords.filter((r) => !before.has(r.id) && !folded.has(digest(r.id)) && !recounted.has(r.id)).length;
+  if ((kept.length || newRecords || sums) && !write(fin, list, recs, false, sums)) throw new ImportRefused("data.cannot_save");
+  return { matches: kept.length, duplicates, notKept: fresh.length - kept.length, records: newRecords, unchecked, settings: file.settings || null };
+}
+
+// "Borrar": the statistics and the kept matches (not the current match,
+// not the settings).
+// The lines of the match in progress (`current`, its save) are
+// remembered as cleared: its ended deals stay uncounted when it is next
+// counted (the next deal's end, a reload); its later deals count.
+function clear(fin, current = null) {
+  const { storage } = fin;
+  const cleared = current ? records(fin).filter((r) => r.seed === String(current.seed) && r.id === lineId(current, r)).map((r) => r.id) : [];
+  const a = storage.remove(KEYS.finished);
+  const b = storage.remove(KEYS.records) && storage.remove(KEYS.totals);
+  const c = cleared.length ? storage.writeJson(KEYS.cleared, cleared) : storage.remove(KEYS.cleared);
+  return a && b && c;
 }

@@ -27,7 +27,7 @@ export function coaching(state) {
 // After an `act` sent with {coach: true}: ask for the note of that decision
 // (not queued behind the computer's turn: the worker answers it first) and
 // show it if there is one and its advice was not given yet in this deal.
-export function askCoach(call, state, result, draw, announce) {
+export function askCoach(call, state, result, render, announce) {
   state.ui.coach = null;
   if (typeof result.coach_index !== "number") return Promise.resolve(null);
   const seed = state.view.seed;
@@ -43,7 +43,7 @@ export function askCoach(call, state, result, draw, announce) {
       given.set(key, seen);
       state.ui.coach = { note, seed, deal, index: result.coach_index };
       announce(coachText(state.t, note));
-      draw();
+      render();
       return note;
     })
     .catch((err) => {
@@ -59,7 +59,7 @@ const SUMMARY_SIZE = 3;
 
 // A deal just ended with the coach on: Difícil's review of that deal (not
 // queued: the computer waits for "Siguiente" anyway), its costliest decisions.
-export function askSummary(call, state, draw) {
+export function askSummary(call, state, render) {
   const result = state.ui.result;
   if (!result || !state.save || !state.view) return;
   const seed = state.view.seed;
@@ -78,38 +78,37 @@ export function askSummary(call, state, draw) {
       console.warn("coach summary:", err);
       summary.failed = true;
     })
-    .then(() => draw());
+    .then(() => render());
 }
 
-// The coach's intents: dismiss the note, turn the coach off (from the note),
-// and the menu's switch.
-// watchAt(deal, step, key): the replay viewer on that deal at that step,
-// the focus back on `key` when it closes.
-export function coachIntents({ state, draw, persistSettings, watchAt }) {
-  // The note's buttons go away with it: the focus goes back to the hand.
-  const back = () => (state.ui.rover ? `card:${state.ui.rover}` : "menu");
-  const set = (on) => {
-    state.settings.coach = on;
-    if (!on) state.ui.coach = null;
-    persistSettings();
-    draw();
-  };
-  return {
-    coachDismiss() {
-      state.ui.coach = null;
-      state.ui.focus = back();
-      draw();
-    },
-    coachOff() {
-      state.ui.focus = back();
-      set(false);
-    },
-    coach({ value }) {
-      set(Boolean(value));
-    },
-    coachWatch({ step, deal }) {
-      if (!state.save || state.ui.panel !== "deal") return;
-      watchAt(Number(deal), Number(step), `coach-watch:${step}`);
-    },
-  };
+// The coach's intents (play/intents.js): dismiss the note, turn the coach
+// off (from the note), the menu's switch, and a decision of the deal summary
+// opened in the replay viewer (ctx.watchAt(deal, step, key): the focus back on
+// `key` when it closes).
+
+// The note's buttons go away with it: the focus goes back to the hand.
+const backToHand = (state) => (state.ui.rover ? `card:${state.ui.rover}` : "menu");
+
+function setCoach(ctx, on) {
+  ctx.state.settings.coach = on;
+  if (!on) ctx.state.ui.coach = null;
+  ctx.controller.persistSettings();
+  ctx.render();
 }
+
+export const COACH_INTENTS = {
+  coachDismiss(ctx) {
+    ctx.state.ui.coach = null;
+    ctx.state.ui.focus = backToHand(ctx.state);
+    ctx.render();
+  },
+  coachOff(ctx) {
+    ctx.state.ui.focus = backToHand(ctx.state);
+    setCoach(ctx, false);
+  },
+  coach: (ctx, { value }) => setCoach(ctx, Boolean(value)),
+  coachWatch(ctx, { step, deal }) {
+    if (!ctx.state.save || ctx.state.ui.panel !== "deal") return;
+    ctx.watchAt(Number(deal), Number(step), `coach-watch:${step}`);
+  },
+};

@@ -15,6 +15,7 @@
 import { GUIDE_SEED } from "../model/seed.js";
 import { KEYS } from "../data/keys.js";
 import { localBackend, readText, writeText } from "../data/local.js";
+import { hintTargetOf } from "./hints.js";
 
 const GUIDE_RULES = { profile: "traditional", level: "easy" };
 
@@ -37,69 +38,80 @@ export function stepKind(view, hint) {
   return hint.reason === "safe_discard" || hint.reason === "opponent_picked" ? "safe" : "discard";
 }
 
-// game: the controller (play, call, startMatch, reopen); the rest as intents.
-export function createTutorial({ state, game, draw }) {
-  let asked = ""; // the decision the hint was asked for
-
-  function start() {
-    state.ui.menuOpen = false;
-    state.ui.panel = null;
-    state.ui.tutorialOffer = false;
-    state.ui.tutorial = { step: 0, kind: null, hint: null, finished: false };
-    asked = "";
-    game.play(() => game.startMatch(GUIDE_SEED, GUIDE_RULES));
-  }
-
-  function end(flag) {
-    if (!state.ui.tutorial) return;
-    writeFlag(flag);
-    state.ui.tutorial = null;
-    if (flag === "done" && !state.notices.some((n) => n.key === "tutorial.finished"))
-      state.notices.push({ key: "tutorial.finished", kind: "info" });
-    state.ui.hintTarget = null;
-    state.ui.message = null;
-    game.play(() => game.reopen());
-  }
-
-  // After each draw: at a new decision of the player, Difícil's hint for the
-  // bar (not queued: it only reads; a stale answer is dropped).
-  function tick() {
-    const tut = state.ui.tutorial;
-    const view = state.view;
-    if (!tut || !view || state.busy || view.over || view.to_act !== 0 || view.seed !== GUIDE_SEED) return;
-    if (view.deal_number !== 1 || state.ui.panel) return;
-    const key = `${view.seed}:${state.save ? state.save.actions.length : 0}`;
-    if (key === asked) return;
-    asked = key;
-    game
-      .call("hint", {})
-      .then(({ hint }) => {
-        if (state.ui.tutorial !== tut || asked !== key) return;
-        tut.step += 1;
-        tut.hint = hint;
-        tut.kind = stepKind(view, hint);
-        const a = hint.action;
-        const targets = { take: "take", pass: "pass", big_gin: "big_gin", discard: `card:${a.card}` };
-        let target = targets[a.type] || null;
-        if (a.type === "draw") target = a.from === "discard" ? "discard" : "stock";
-        if (a.type === "knock") target = (view.discard_deadwood || {})[a.card] === 0 ? "gin" : "knock";
-        state.ui.hintTarget = target;
-        if (a.type === "discard" || a.type === "knock") state.ui.selected = a.card;
-        draw();
-      })
-      .catch(() => {
-        asked = ""; // e.g. the computer's turn after all: asked again later
-      });
-  }
-
-  const intents = {
-    tutorialStart: start,
-    tutorialSkip: () => end("skipped"),
-    tutorialNo() {
-      state.ui.tutorialOffer = false;
-      writeFlag("skipped");
-      draw();
-    },
+// deps: {state (app.js), controller (runTask, call, startMatch, reopen), render}.
+// Returns {start, end, tick, intents, finish}.
+export function createTutorial({ state, controller, render }) {
+  const tut = {
+    state, // the page's shared state (app.js); state.ui.tutorial is the deal under way
+    controller, // play/controller.js
+    render, // app.js's render funnel
+    asked: "", // the decision the bar's hint was asked for ("seed:actions")
   };
-  return { start, end, tick, intents, finish: () => end("done") };
+  return {
+    start: () => start(tut),
+    end: (flag) => end(tut, flag),
+    tick: () => tick(tut),
+    intents: {
+      tutorialStart: () => start(tut),
+      tutorialSkip: () => end(tut, "skipped"),
+      tutorialNo: () => turnDown(tut),
+    },
+    finish: () => end(tut, "done"),
+  };
+}
+
+function start(tut) {
+  const { state } = tut;
+  state.ui.menuOpen = false;
+  state.ui.panel = null;
+  state.ui.tutorialOffer = false;
+  state.ui.tutorial = { step: 0, kind: null, hint: null, finished: false };
+  tut.asked = "";
+  tut.controller.runTask(() => tut.controller.startMatch(GUIDE_SEED, GUIDE_RULES));
+}
+
+function end(tut, flag) {
+  const { state } = tut;
+  if (!state.ui.tutorial) return;
+  writeFlag(flag);
+  state.ui.tutorial = null;
+  if (flag === "done" && !state.notices.some((n) => n.key === "tutorial.finished"))
+    state.notices.push({ key: "tutorial.finished", kind: "info" });
+  state.ui.hintTarget = null;
+  state.ui.message = null;
+  tut.controller.runTask(() => tut.controller.reopen());
+}
+
+function turnDown(tut) {
+  tut.state.ui.tutorialOffer = false;
+  writeFlag("skipped");
+  tut.render();
+}
+
+// After each render: at a new decision of the player, Difícil's hint for the
+// bar (not queued: it only reads; a stale answer is dropped).
+function tick(tut) {
+  const { state } = tut;
+  const guide = state.ui.tutorial;
+  const view = state.view;
+  if (!guide || !view || state.busy || view.over || view.to_act !== 0 || view.seed !== GUIDE_SEED) return;
+  if (view.deal_number !== 1 || state.ui.panel) return;
+  const key = `${view.seed}:${state.save ? state.save.actions.length : 0}`;
+  if (key === tut.asked) return;
+  tut.asked = key;
+  tut.controller
+    .call("hint", {})
+    .then(({ hint }) => {
+      if (state.ui.tutorial !== guide || tut.asked !== key) return;
+      guide.step += 1;
+      guide.hint = hint;
+      guide.kind = stepKind(view, hint);
+      const a = hint.action;
+      state.ui.hintTarget = hintTargetOf(a, view.discard_deadwood || {});
+      if (a.type === "discard" || a.type === "knock") state.ui.selected = a.card;
+      tut.render();
+    })
+    .catch(() => {
+      tut.asked = ""; // e.g. the computer's turn after all: asked again later
+    });
 }

@@ -4,6 +4,7 @@
 
 import { el } from "../table/dom.js";
 import { KINDS, MATCHES, lastMatches } from "../data/coachlog.js";
+import { formatNumber } from "../text/i18n.js";
 
 const KIND_KEYS = {
   upcard: "coach.kind.upcard",
@@ -21,9 +22,7 @@ function svg(tag, attrs = {}, ...children) {
   return node;
 }
 
-function number(lang, n) {
-  return new Intl.NumberFormat(lang === "en" ? "en-GB" : "es-ES", { maximumFractionDigits: 1 }).format(n);
-}
+const number = (lang, n) => formatNumber(lang, n, 1);
 
 // The chart's section for Estadísticas.
 export function coachChart(t, lang) {

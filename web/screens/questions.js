@@ -7,12 +7,12 @@ import { openSheet } from "./sheet.js";
 
 // t(): the current translator. onTake(): the player takes the match here.
 // It cannot be dismissed: the table behind it belongs to the other tab.
-export function askElsewhere({ t, onTake }) {
+export function openElsewhereSheet({ t, onTake }) {
   let taking = false;
   const sheet = openSheet({
     id: "elsewhere",
     onClose: () => {
-      if (!taking) again = askElsewhere({ t, onTake });
+      if (!taking) again = openElsewhereSheet({ t, onTake });
     },
   });
   let again = null;
@@ -41,7 +41,7 @@ export function askElsewhere({ t, onTake }) {
 
 // current, wanted: seeds. onOpen(): open the link, keeping this match;
 // onDrop(): open it and drop this one; onStay(): keep playing (also Escape).
-export function askLink({ t, current, wanted, onOpen, onDrop, onStay }) {
+export function openLinkSheet({ t, current, wanted, onOpen, onDrop, onStay }) {
   let chosen = onStay;
   const sheet = openSheet({ id: "link", onClose: () => chosen() });
   const pick = (fn) => () => {

@@ -77,7 +77,7 @@ export function faceCard(card, t, extra = "") {
 }
 
 // A modal panel over the table, titled, keyed so a render keeps it.
-export function dialog(id, title, ...children) {
+export function panel(id, title, ...children) {
   return el(
     "div",
     { class: "overlay", dataset: { key: `panel:${id}` } },

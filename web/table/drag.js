@@ -9,9 +9,9 @@
 // The click a browser may send after a drag is that gesture's own, and
 // input.js swallows it (only it: the next tap always works).
 
+import { TAP_SLOP_PX } from "./input.js";
 import { MOTION_ID } from "./motion.js";
 
-const THRESHOLD_PX = 8; // input.js TAP_SLOP_PX: shorter is a tap
 const HAND_MARGIN_PX = 40; // how far above or below the hand a drop still reorders
 
 const still = (root) =>
@@ -139,7 +139,7 @@ export function bindDrag(root, intents) {
     if (!drag || event.pointerId !== drag.pointerId) return;
     const dx = event.clientX - drag.x;
     const dy = event.clientY - drag.y;
-    if (!drag.moved && Math.hypot(dx, dy) < THRESHOLD_PX) return;
+    if (!drag.moved && Math.hypot(dx, dy) < TAP_SLOP_PX) return;
     if (!drag.moved) {
       drag.moved = true;
       drag.node.classList.add("dragging");

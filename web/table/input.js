@@ -16,7 +16,8 @@
 // visible button whose aria-keyshortcuts it is (shortcuts.js).
 
 const CARD_GROUPS = [".hand .hand-card", ".panel.knock .knock-card"];
-const TAP_SLOP_PX = 8; // drag.js's threshold: a move this long is a drag, not a tap
+// A move this long is a drag (drag.js), not a tap.
+export const TAP_SLOP_PX = 8;
 const CLICK_AFTER_MS = 1000; // a gesture's own click comes at once; later, it is another
 const MOVES = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1, Home: -Infinity, End: Infinity };
 

@@ -1,7 +1,7 @@
 // The menu (always in the DOM, hidden while closed, so the seed can be read),
 // the "how to play" page and the new-match confirmation.
 
-import { checkField, dialog, el, intentButton } from "./dom.js";
+import { checkField, el, intentButton, panel } from "./dom.js";
 import { shortcutsFor } from "./shortcuts.js";
 import { fullscreenButton } from "./fullscreen.js";
 import { coachSwitch } from "./coach-views.js";
@@ -181,7 +181,7 @@ export function helpPanel(view, ui) {
     el("li", { text: t(k) }),
   );
   const letters = Object.entries(shortcutsFor(ui.lang)).map(([name, key]) => el("li", { text: t(KEY_HELP[name], { key }) }));
-  return dialog(
+  return panel(
     "help",
     t("help.title"),
     section("help.goal", p(t("help.goal", { target: r.target }))),
@@ -236,7 +236,7 @@ export function helpPanel(view, ui) {
 // A restart asks once: "Nueva partida", and "Repetir" in the middle of a
 // match (the same seed from its first deal).
 function confirmPanel(t, { title, text, intent, cancelKey }) {
-  return dialog(
+  return panel(
     "confirm",
     title,
     el("p", { text }),

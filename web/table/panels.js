@@ -1,7 +1,7 @@
 // The dialogs over the table: the knock confirmation, the deal result and the
 // match result. Built from the view and the UI state only.
 
-import { dialog, el, faceCard, intentButton } from "./dom.js";
+import { el, faceCard, intentButton, panel } from "./dom.js";
 import { byRank, deadwoodPoints, orderMeld } from "../model/cards.js";
 import { cardClasses, cardFace } from "./card-faces.js";
 import { shortcutsFor } from "./shortcuts.js";
@@ -66,7 +66,7 @@ export function knockPanel(view, ui) {
   const loose = draft.deadwood.length
     ? [...draft.deadwood].sort(byRank).map((c) => cardButton(c, "in-deadwood"))
     : el("p", { class: "none", text: t("knock.none") });
-  return dialog(
+  return panel(
     "knock",
     t(`knock.title_${kind}`),
     discard,
@@ -172,7 +172,7 @@ export function dealResultPanel(view, ui) {
       ? t("result.void")
       : t(result.winner === 0 ? "result.you_win" : "result.opp_wins", { points: pointsText(t, result.points) });
   const hands = result.hands && result.hands.length === 2 ? [handSummary(result, 0, t), handSummary(result, 1, t)] : [];
-  return dialog(
+  return panel(
     "deal",
     `${t("result.title", { number: result.number })} · ${t(`kind.${result.kind}`)}`,
     el(
@@ -229,7 +229,7 @@ export function matchResultPanel(view, ui) {
         }),
       )
     : el("div", { class: "final-lines" }, finalLines(t, final));
-  return dialog(
+  return panel(
     "match",
     t("match.title"),
     el("p", {

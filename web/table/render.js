@@ -1,4 +1,4 @@
-// The one render funnel: render(root, view, ui) rebuilds the page from the
+// The page from the state: renderPage(root, view, ui) rebuilds the page from the
 // current view and the UI state (selection, panel, message...). Text goes in
 // through textContent only. Controls carry data-intent (and data-* arguments)
 // for input.js, data-key so focus survives a rebuild, and their single-key
@@ -486,7 +486,7 @@ function focusKeyOf(node) {
   return node && node.dataset ? node.dataset.key || null : null;
 }
 
-export function render(root, view, ui) {
+export function renderPage(root, view, ui) {
   liveRoot = root;
   let active = document.activeElement;
   // A touch player never sees the focus, and it costs a phone a style pass

@@ -284,7 +284,7 @@ const DICT = {
     "knock.more_deadwood": "Así tus sueltas suben de {from} a {to}: ganas {lost} menos y el rival tiene más fácil el undercut.",
     "confirm.replay": "¿Volver a empezar esta partida desde la primera mano (semilla {seed})? Lo jugado se perderá.",
     "boot.details": "Detalles técnicos",
-    // The rules page (menu.js helpPanel), with this match's numbers.
+    // The rules page (table/menu-panels.js helpPanel), with this match's numbers.
     "help.goal_title": "Objetivo",
     "help.goal": "Gana la partida quien llegue antes a {target} puntos. El rival juega arriba y tú abajo.",
     "help.deal_title": "Reparto",
@@ -325,7 +325,7 @@ const DICT = {
     "menu.fullscreen_leave": "Salir de pantalla completa",
     "menu.fullscreen_refused": "Este navegador no permite la pantalla completa aquí.",
     // Statistics, kept matches, replay viewer and Difícil's review (issue 15:
-    // history.js, statspanel.js, viewer.js).
+    // data/finished.js, screens/stats.js, matches.js, viewer.js).
     "btn.stats": "Estadísticas",
     "btn.games": "Partidas",
     "btn.watch": "Ver repetición",
@@ -786,7 +786,7 @@ const DICT = {
     "knock.more_deadwood": "This raises your deadwood from {from} to {to}: you score {lost} less and an undercut gets easier for the computer.",
     "confirm.replay": "Start this match again from its first deal (seed {seed})? What was played will be lost.",
     "boot.details": "Technical details",
-    // The rules page (menu.js helpPanel), with this match's numbers.
+    // The rules page (table/menu-panels.js helpPanel), with this match's numbers.
     "help.goal_title": "Goal",
     "help.goal": "The first to reach {target} points wins the match. The computer plays at the top, you at the bottom.",
     "help.deal_title": "The deal",
@@ -827,7 +827,7 @@ const DICT = {
     "menu.fullscreen_leave": "Exit full screen",
     "menu.fullscreen_refused": "This browser does not allow full screen here.",
     // Statistics, kept matches, replay viewer and Difícil's review (issue 15:
-    // history.js, statspanel.js, viewer.js).
+    // data/finished.js, screens/stats.js, matches.js, viewer.js).
     "btn.stats": "Statistics",
     "btn.games": "Matches",
     "btn.watch": "Watch replay",
@@ -1023,6 +1023,21 @@ export function pickLanguage(setting, preferred = globalThis.navigator ? navigat
   if (setting && DICT[setting]) return setting;
   const first = (preferred && preferred[0]) || "";
   return first.toLowerCase().startsWith("en") ? "en" : "es";
+}
+
+// The locale numbers and dates are written in, by language.
+export function localeOf(lang) {
+  return lang === "en" ? "en-GB" : "es-ES";
+}
+
+// n with at most `digits` decimals, as the language writes it ("1,5" / "1.5").
+export function formatNumber(lang, n, digits) {
+  return new Intl.NumberFormat(localeOf(lang), { maximumFractionDigits: digits }).format(n);
+}
+
+// A date and time, short ("3/12/25, 12:41"), for the lists of the sheets.
+export function whenFormat(lang) {
+  return new Intl.DateTimeFormat(localeOf(lang), { dateStyle: "short", timeStyle: "short" });
 }
 
 export function translator(lang) {
