@@ -106,3 +106,15 @@ def test_model_text_and_data_never_touch_the_page():
     ]
     assert touching == []
 
+
+
+def test_no_function_in_web_is_longer_than_a_screen():
+    found = modules()
+    # A factory closure counts as one function, everything nested inside it included.
+    long = sorted(
+        (f["lines"], f"{rel}:{f['line']} {f['name']}")
+        for rel, info in found.items()
+        for f in info["functions"]
+        if f["lines"] > MAX_FUNCTION_LINES
+    )
+    assert long == [], f"functions over {MAX_FUNCTION_LINES} lines: {long}"
