@@ -49,118 +49,133 @@ function makeRoom(drag, at) {
 }
 
 export function bindDrag(root, intents) {
-  let drag = null; // {card, node, x, y, moved, pointerId; manual sort: index, others, lefts, room, still}
+  const dnd = {
+    root, // the page's #app
+    intents, // dragDiscard and reorder (play/intents.js)
+    drag: null, // the card being dragged: {card, node, x, y, moved, pointerId; manual sort: index, others, lefts, room, still}
+  };
+  root.addEventListener("pointerdown", (event) => pointerDown(dnd, event));
+  root.addEventListener("pointermove", (event) => pointerMove(dnd, event));
+  root.addEventListener("pointerup", (event) => end(dnd, event, true));
+  root.addEventListener("pointercancel", (event) => end(dnd, event, false));
+}
 
-  function pileAt(x, y) {
-    const pile = root.querySelector(".table .discard-pile");
-    if (!pile) return null;
-    const r = pile.getBoundingClientRect();
-    return x >= r.left && x <= r.right && y >= r.top && y <= r.bottom ? pile : null;
+function pileAt(dnd, x, y) {
+  const pile = dnd.root.querySelector(".table .discard-pile");
+  if (!pile) return null;
+  const r = pile.getBoundingClientRect();
+  return x >= r.left && x <= r.right && y >= r.top && y <= r.bottom ? pile : null;
+}
+
+// Where among the other cards a drop at (x, y) puts the dragged card
+// (their places when the drag began), or null when it is not on the hand
+// or the sort is not "manual".
+function slot(dnd, x, y) {
+  const { drag } = dnd;
+  const hand = dnd.root.querySelector(".table .hand.sort-manual");
+  if (!hand || !drag.others) return null;
+  const r = hand.getBoundingClientRect();
+  if (y < r.top - HAND_MARGIN_PX || y > r.bottom + HAND_MARGIN_PX) return null;
+  const width = drag.node.getBoundingClientRect().width;
+  return drag.others.filter((_, j) => drag.lefts[j < drag.index ? j : j + 1] + width / 2 < x).length;
+}
+
+// The hand's order with the dragged card moved to where x falls, or null.
+function reordered(dnd, x, y) {
+  const at = slot(dnd, x, y);
+  if (at === null) return null;
+  const order = dnd.drag.others.map((n) => n.dataset.card);
+  order.splice(at, 0, dnd.drag.card);
+  return order;
+}
+
+function back(dnd, node, transform) {
+  if (transform && !still(dnd.root) && node.isConnected)
+    node.animate([{ transform }, { transform: "none" }], { id: MOTION_ID, duration: 180, easing: "ease-out" });
+}
+
+function end(dnd, event, drop) {
+  if (!dnd.drag) return;
+  const { root, intents } = dnd;
+  const current = dnd.drag;
+  const { node, card, moved } = current;
+  const pile = root.querySelector(".table .discard-pile");
+  if (pile) pile.classList.remove("drop-target");
+  if (pile) pile.removeAttribute("data-drop");
+  node.classList.remove("dragging");
+  if (!moved) {
+    dnd.drag = null;
+    return;
   }
-
-  // Where among the other cards a drop at (x, y) puts the dragged card
-  // (their places when the drag began), or null when it is not on the hand
-  // or the sort is not "manual".
-  function slot(x, y) {
-    const hand = root.querySelector(".table .hand.sort-manual");
-    if (!hand || !drag.others) return null;
-    const r = hand.getBoundingClientRect();
-    if (y < r.top - HAND_MARGIN_PX || y > r.bottom + HAND_MARGIN_PX) return null;
-    const width = drag.node.getBoundingClientRect().width;
-    return drag.others.filter((_, j) => drag.lefts[j < drag.index ? j : j + 1] + width / 2 < x).length;
-  }
-
-  // The hand's order with the dragged card moved to where x falls, or null.
-  function reordered(x, y) {
-    const at = slot(x, y);
-    if (at === null) return null;
-    const order = drag.others.map((n) => n.dataset.card);
-    order.splice(at, 0, drag.card);
-    return order;
-  }
-
-  function back(node, transform) {
-    if (transform && !still(root) && node.isConnected)
-      node.animate([{ transform }, { transform: "none" }], { id: MOTION_ID, duration: 180, easing: "ease-out" });
-  }
-
-  function end(event, drop) {
-    if (!drag) return;
-    const current = drag;
-    const { node, card, moved } = current;
-    const pile = root.querySelector(".table .discard-pile");
-    if (pile) pile.classList.remove("drop-target");
-    if (pile) pile.removeAttribute("data-drop");
-    node.classList.remove("dragging");
-    if (!moved) {
-      drag = null;
-      return;
-    }
-    const order = drop && !pileAt(event.clientX, event.clientY) ? reordered(event.clientX, event.clientY) : null;
-    drag = null;
-    const transform = node.style.transform;
-    const held = hold(node, transform || "none");
-    node.style.removeProperty("transform");
-    if (drop && pileAt(event.clientX, event.clientY)) {
-      makeRoom(current, null);
-      // Held until the engine has answered: gone with the node when the
-      // card went to the pile; back to its place when the move was refused.
-      Promise.resolve(intents.dragDiscard({ card })).finally(() => {
-        held.cancel();
-        back(node, transform);
-      });
-      return;
-    }
-    const before = [...root.querySelectorAll(".table .hand .hand-card")].map((n) => n.dataset.card);
-    if (order && order.join() !== before.join()) {
-      intents.reorder({ order }); // renders now: motion flies the cards on from where they stand
-      held.cancel();
-      return;
-    }
-    // Not on the pile nor a new place: everything back to its place.
+  const order = drop && !pileAt(dnd, event.clientX, event.clientY) ? reordered(dnd, event.clientX, event.clientY) : null;
+  dnd.drag = null;
+  const transform = node.style.transform;
+  const held = hold(node, transform || "none");
+  node.style.removeProperty("transform");
+  if (drop && pileAt(dnd, event.clientX, event.clientY)) {
     makeRoom(current, null);
-    held.cancel();
-    back(node, transform);
+    // Held until the engine has answered: gone with the node when the
+    // card went to the pile; back to its place when the move was refused.
+    Promise.resolve(intents.dragDiscard({ card })).finally(() => {
+      held.cancel();
+      back(dnd, node, transform);
+    });
+    return;
   }
+  const before = [...root.querySelectorAll(".table .hand .hand-card")].map((n) => n.dataset.card);
+  if (order && order.join() !== before.join()) {
+    intents.reorder({ order }); // renders now: motion flies the cards on from where they stand
+    held.cancel();
+    return;
+  }
+  // Not on the pile nor a new place: everything back to its place.
+  makeRoom(current, null);
+  held.cancel();
+  back(dnd, node, transform);
+}
 
-  root.addEventListener("pointerdown", (event) => {
-    const node = event.target.closest(".hand .hand-card");
-    if (!node || event.button !== 0 || !event.isPrimary || !root.contains(node) || node.closest("[inert]")) return;
-    drag = {
-      card: node.dataset.card,
-      node,
-      x: event.clientX,
-      y: event.clientY,
-      moved: false,
-      pointerId: event.pointerId,
-    };
-  });
-  root.addEventListener("pointermove", (event) => {
-    if (!drag || event.pointerId !== drag.pointerId) return;
-    const dx = event.clientX - drag.x;
-    const dy = event.clientY - drag.y;
-    if (!drag.moved && Math.hypot(dx, dy) < TAP_SLOP_PX) return;
-    if (!drag.moved) {
-      drag.moved = true;
-      drag.node.classList.add("dragging");
-      drag.node.setPointerCapture?.(event.pointerId);
-      const cards = [...root.querySelectorAll(".table .hand.sort-manual .hand-card")];
-      if (cards.includes(drag.node)) {
-        drag.index = cards.indexOf(drag.node);
-        drag.others = cards.filter((n) => n !== drag.node);
-        drag.lefts = cards.map((n) => n.getBoundingClientRect().left);
-        drag.room = undefined;
-        drag.still = still(root);
-      }
-    }
-    drag.node.style.transform = `translate(${dx}px, ${dy}px) rotate(${Math.max(-8, Math.min(8, dx / 20))}deg)`;
-    const over = Boolean(pileAt(event.clientX, event.clientY));
-    makeRoom(drag, over ? null : slot(event.clientX, event.clientY));
-    const pile = root.querySelector(".table .discard-pile");
-    if (!pile) return;
-    pile.classList.toggle("drop-target", over);
-    pile.toggleAttribute("data-drop", over);
-  });
-  root.addEventListener("pointerup", (event) => end(event, true));
-  root.addEventListener("pointercancel", (event) => end(event, false));
+function pointerDown(dnd, event) {
+  const node = event.target.closest(".hand .hand-card");
+  if (!node || event.button !== 0 || !event.isPrimary || !dnd.root.contains(node) || node.closest("[inert]")) return;
+  dnd.drag = {
+    card: node.dataset.card,
+    node,
+    x: event.clientX,
+    y: event.clientY,
+    moved: false,
+    pointerId: event.pointerId,
+  };
+}
+
+// The drag begins once the pointer has moved TAP_SLOP_PX: the card lifts,
+// and with the "manual" sort the places of the others are read.
+function lift(dnd, event) {
+  const { drag, root } = dnd;
+  drag.moved = true;
+  drag.node.classList.add("dragging");
+  drag.node.setPointerCapture?.(event.pointerId);
+  const cards = [...root.querySelectorAll(".table .hand.sort-manual .hand-card")];
+  if (cards.includes(drag.node)) {
+    drag.index = cards.indexOf(drag.node);
+    drag.others = cards.filter((n) => n !== drag.node);
+    drag.lefts = cards.map((n) => n.getBoundingClientRect().left);
+    drag.room = undefined;
+    drag.still = still(root);
+  }
+}
+
+function pointerMove(dnd, event) {
+  const { drag } = dnd;
+  if (!drag || event.pointerId !== drag.pointerId) return;
+  const dx = event.clientX - drag.x;
+  const dy = event.clientY - drag.y;
+  if (!drag.moved && Math.hypot(dx, dy) < TAP_SLOP_PX) return;
+  if (!drag.moved) lift(dnd, event);
+  drag.node.style.transform = `translate(${dx}px, ${dy}px) rotate(${Math.max(-8, Math.min(8, dx / 20))}deg)`;
+  const over = Boolean(pileAt(dnd, event.clientX, event.clientY));
+  makeRoom(drag, over ? null : slot(dnd, event.clientX, event.clientY));
+  const pile = dnd.root.querySelector(".table .discard-pile");
+  if (!pile) return;
+  pile.classList.toggle("drop-target", over);
+  pile.toggleAttribute("data-drop", over);
 }
