@@ -1,4 +1,4 @@
-// Defaults and speeds of the player's settings (kept by storage.js).
+// Defaults and speeds of the player's settings (kept by data/storage.js).
 
 import { CUSTOM_CHOICES, DEFAULT_SWITCHES, PROFILES } from "./variants.js";
 

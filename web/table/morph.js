@@ -1,4 +1,4 @@
-// The keyed update behind render(): the renderer describes the page as a
+// The keyed update behind renderPage(): the renderer describes the page as a
 // fresh, detached tree; morph() brings the live DOM to that tree while
 // keeping every node that is still there. Children match by data-key (cards,
 // buttons, panels), else by position and tag. A kept node keeps its focus,

@@ -1,4 +1,4 @@
-// The dialogs over the table: the knock confirmation, the deal result and the
+// The panels over the table: the knock confirmation, the deal result and the
 // match result. Built from the view and the UI state only.
 
 import { el, faceCard, intentButton, panel } from "./dom.js";
