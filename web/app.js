@@ -13,10 +13,12 @@ import { bindInput } from "./table/input.js";
 import { bindDrag } from "./table/drag.js";
 import { createController } from "./play/controller.js";
 import { createIntents } from "./play/intents.js";
-import { ANIM_MS, checkSettings } from "./model/settings.js";
+import { ANIM_MS, checkSettings, settingsResetNotice } from "./model/settings.js";
 import { onFullscreenChange } from "./table/fullscreen.js";
 import { coachIdle } from "./play/coach.js";
 import { createTutorial, firstVisit } from "./play/tutorial.js";
+import { createNotices } from "./play/notices.js";
+import { bindNoticeHold, placeNotices } from "./table/notices.js";
 
 const root = document.getElementById("app");
 const announcer = document.getElementById("announcer");
@@ -35,7 +37,7 @@ const state = {
   view: null, // the engine's view of the match for the player (gin.view), replaced, never changed in place
   save: null, // the match's save as the engine last gave it (gin.save)
   busy: false, // an engine call that changes the match is under way (controller.runTask)
-  notices: [], // [{key, kind, vars}] shown once each, dismissible
+  notices: [], // [{key, kind, vars, actions}] on the felt or waiting for room (play/notices.js)
   // UI state: what is selected, which panel is open, the last message. The
   // selection and an open knock panel are kept beside the save (controller).
   ui: {
@@ -75,11 +77,16 @@ function setLanguage(lang) {
   document.title = state.t("title");
 }
 
-function notify(key, kind = "info", vars = {}) {
-  if (!state.notices.some((n) => n.key === key)) state.notices.push({ key, kind, vars });
-}
-// A stored value that could not be read is kept aside (storage.js), told once.
-storage.on("aside", () => notify("data.aside", "warning"));
+// Every notice goes through here (how long it stays: model/notices.js).
+const notices = createNotices({ state, render: () => render(), announce });
+const notify = (key, kind = "info", vars = {}, actions = []) => notices.notify(key, kind, vars, actions);
+// A stored value that could not be read is kept aside (storage.js), told
+// once. The match and settings reset field by field say so with their own
+// notice (storage.broken, settings.reset): one notice for one value.
+let quietAside = null;
+storage.on("aside", (key) => {
+  if (key !== quietAside && key !== KEYS.match) notify("data.aside", "warning");
+});
 storage.on("evicted", () => notify("storage.evicted", "warning"));
 
 // The live region is a log: each announcement is a new line, so quick
@@ -155,6 +162,7 @@ function render(mode = "full") {
     canSave: storage.writable,
   });
   motion.animate(state.view, state.ui, state.boot.stage === "ready" ? speed : 0);
+  notices.shown(placeNotices(root));
   // Focus requests play once, on the render right after.
   state.ui.focus = null;
   controller.keepUi();
@@ -171,8 +179,8 @@ const controller = createController({
   onReady: (value) => resolveReady(value),
   settled: () => motion.settled(), // the computer waits for the motion in front of it
 });
-const tutorial = createTutorial({ state, controller, render });
-const intents = createIntents({ state, controller, render, announce, setLanguage, clearLog, tutorial });
+const tutorial = createTutorial({ state, controller, render, notify });
+const intents = createIntents({ state, controller, render, announce, setLanguage, clearLog, tutorial, notices });
 
 // Entering or leaving fullscreen (the menu's button, Escape, the system)
 // only relabels the button: the match stays exactly where it was.
@@ -197,8 +205,9 @@ window.ginApp = {
   get settings() {
     return { ...state.settings };
   },
+  // Every notice told since the page opened (shown, waiting or gone).
   get notices() {
-    return state.notices.map((n) => n.key);
+    return notices.told();
   },
   get ui() {
     const { selected, panel, menuOpen, knock, result, hintTarget } = state.ui;
@@ -215,11 +224,19 @@ window.ginApp = {
 setLanguage(state.settings.lang);
 if (!storage.available) notify("storage.unavailable", "warning");
 if (checked.bad.length) {
-  // The text as it was goes aside; then the checked settings replace it.
+  // The text as it was goes aside (quietly: the one notice says what was
+  // reset); then the checked settings replace it.
   const raw = storage.read(KEYS.settings);
+  quietAside = KEYS.settings;
   if (storage.setAside(KEYS.settings, raw) || storage.asideList().some((s) => s.key === KEYS.settings && s.raw === raw)) storage.writeSettings(state.settings);
-  notify("settings.reset", "warning");
+  quietAside = null;
+  const [key, vars] = settingsResetNotice(checked.bad);
+  notify(key, "warning", vars);
 }
 bindInput(root, intents);
+bindNoticeHold(root, (reason, on) => notices.hold(reason, on));
+// A hidden page holds the notices' clocks; a new size places them again.
+document.addEventListener("visibilitychange", () => notices.hold("hidden", document.hidden));
+window.addEventListener("resize", () => notices.shown(placeNotices(root)));
 bindDrag(root, intents);
 controller.start();

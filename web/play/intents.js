@@ -13,9 +13,9 @@ import { COACH_INTENTS } from "./coach.js";
 import { hintTargetOf } from "./hints.js";
 import { MENU_INTENTS, closeMenu, helpToMenu, watchAt } from "./menu-intents.js";
 
-// deps: {state, controller, render, announce, setLanguage, clearLog, tutorial}.
+// deps: {state, controller, render, announce, setLanguage, clearLog, tutorial, notices}.
 // Returns {name: (args) => void} for input.js and drag.js.
-export function createIntents({ state, controller, render, announce, setLanguage, clearLog, tutorial }) {
+export function createIntents({ state, controller, render, announce, setLanguage, clearLog, tutorial, notices }) {
   const ctx = {
     state, // the page's shared state (app.js)
     controller, // moves, the engine, the player's data (play/controller.js)
@@ -24,11 +24,17 @@ export function createIntents({ state, controller, render, announce, setLanguage
     setLanguage, // switches the page's language (app.js)
     clearLog, // empties the screen reader's log
     tutorial, // the guided deal (play/tutorial.js)
+    notices, // the notices over the felt (play/notices.js)
     watchAt: null, // (deal, step, key): the viewer on a deal just ended (the coach's summary)
   };
   ctx.watchAt = (deal, step, key) => watchAt(ctx, deal, step, key);
   const table = { ...TABLE_INTENTS, ...MENU_INTENTS, ...COACH_INTENTS };
   const intents = Object.fromEntries(Object.entries(table).map(([name, intent]) => [name, (args) => intent(ctx, args)]));
+  // A notice's answer: the notice goes, then the intent it names.
+  intents.noticeAnswer = (args) => {
+    notices.dismiss(args.notice);
+    if (args.then !== "noticeAnswer" && intents[args.then]) intents[args.then](args);
+  };
   return { ...intents, ...tutorial.intents };
 }
 

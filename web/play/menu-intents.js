@@ -273,10 +273,8 @@ export const MENU_INTENTS = {
   speed,
   sort,
   fourColour,
-  dismiss(ctx, { index }) {
-    ctx.state.notices.splice(Number(index), 1);
-    ctx.render();
-  },
+  // A notice's × (play/notices.js).
+  dismiss: (ctx, { notice }) => ctx.notices.dismiss(notice),
   retry: (ctx) => ctx.controller.start(),
   // A success renders on fullscreenchange, a refusal through render.
   fullscreen: (ctx) => toggleFullscreen(() => ctx.render()),

@@ -15,6 +15,7 @@ import { menuPanel, helpPanel, confirmNewPanel, confirmReplayPanel } from "./men
 import { dealResultPanel, matchResultPanel, knockPanel } from "./panels.js";
 import { coachNote } from "./coach-views.js";
 import { tutorialBar } from "./tutorial-bar.js";
+import { noticesSection } from "./notices.js";
 import { limitText } from "../model/variants.js";
 
 // A section built again only when what it is made from (`from`: everything
@@ -414,22 +415,6 @@ function table(view, ui) {
   );
 }
 
-function notices(ui) {
-  if (!ui.notices.length) return null;
-  return el(
-    "section",
-    { class: "notices", "aria-live": "polite", dataset: { key: "notices" } },
-    ui.notices.map((notice, index) =>
-      el(
-        "p",
-        { class: `notice ${notice.kind}`, dataset: { notice: notice.key } },
-        el("span", { text: ui.t(notice.key, notice.vars) }),
-        intentButton("×", "dismiss", { class: "dismiss", key: `dismiss:${index}`, dataset: { index }, "aria-label": "×" }),
-      ),
-    ),
-  );
-}
-
 function bootPanel(ui) {
   const { t, boot } = ui;
   if (boot.error) {
@@ -508,7 +493,7 @@ export function renderPage(root, view, ui) {
   root.dataset.panel = ui.panel || "";
   root.dataset.menu = String(Boolean(ui.menuOpen));
 
-  const children = [notices(ui)];
+  const children = [noticesSection(ui)];
   if (view) {
     const modal = Boolean(ui.panel) || ui.menuOpen;
     const page = el("div", { class: "page", dataset: { key: "page" } }, topBar(view, ui), table(view, ui));

@@ -29,7 +29,7 @@ const DICT = {
     "boot.retry": "Reintentar",
     "storage.unavailable": "Este navegador no deja guardar: la partida se perderá al cerrar la página.",
     "storage.full": "No se pudo guardar la partida (almacenamiento lleno o bloqueado).",
-    "storage.broken": "La partida guardada no se pudo leer; la hemos apartado y empieza una nueva.",
+    "storage.broken": "La partida guardada no se pudo leer: la hemos apartado sin borrarla (puedes descargarla en Estadísticas) y empieza una nueva.",
     "storage.lost_moves": "No se pudieron guardar las últimas jugadas: la partida sigue en la última guardada ({n} jugadas perdidas).",
     "storage.evicted": "Para hacer sitio se han borrado las repeticiones más antiguas (las estadísticas se quedan).",
     "data.aside": "Había datos guardados que no se podían leer: los hemos apartado sin borrarlos y puedes descargarlos en Estadísticas.",
@@ -512,6 +512,10 @@ const DICT = {
     "tutorial.discard": "Descarta una carta suelta; mejor una alta, que vale más.",
     "tutorial.knock": "Tus sueltas suman 10 o menos: puedes cerrar la mano.",
     "tutorial.finished": "Partida guiada terminada: ya conoces lo básico. Esta es una partida de verdad.",
+    // Issue 35 (newcomer): notices over the felt, the deal that lands, the rival's moves, words.
+    "notice.title": "Avisos",
+    "notice.dismiss": "Cerrar el aviso",
+    "settings.reset_one": "El ajuste «{name}» guardado no era válido y ha vuelto a su valor por defecto.",
   },
   en: {
     title: "Gin Rummy",
@@ -530,7 +534,7 @@ const DICT = {
     "boot.retry": "Try again",
     "storage.unavailable": "This browser does not allow saving: the match will be lost when the page closes.",
     "storage.full": "The match could not be saved (storage full or blocked).",
-    "storage.broken": "The saved match could not be read; it was kept aside and a new match has started.",
+    "storage.broken": "The saved match could not be read: it was kept aside, not deleted (you can download it from Statistics), and a new match has started.",
     "storage.lost_moves": "The last moves could not be saved: the match resumes at the last saved one ({n} moves lost).",
     "storage.evicted": "To make room, the oldest replays were removed (the statistics stay).",
     "data.aside": "Some stored data could not be read: it was kept aside, not deleted, and you can download it from Statistics.",
@@ -1014,6 +1018,10 @@ const DICT = {
     "tutorial.discard": "Discard a loose card; a high one is better, it counts more.",
     "tutorial.knock": "Your deadwood is 10 or less: you can knock.",
     "tutorial.finished": "Guided deal over: you know the basics. This is a real match.",
+    // Issue 35 (newcomer): notices over the felt, the deal that lands, the rival's moves, words.
+    "notice.title": "Notices",
+    "notice.dismiss": "Close the notice",
+    "settings.reset_one": "The stored setting “{name}” was not valid and went back to its default.",
   },
 };
 

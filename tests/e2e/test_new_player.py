@@ -1,0 +1,143 @@
+"""What a new player still trips over (issue 35), on a touch phone at 390×844 unless said: notices
+that float over the felt and go by themselves, a link in a second tab that asks, Pista that marks
+a card without choosing it, a deal that says nothing before it lands, the rival's last moves kept,
+the Oklahoma top bar whole, the risk of an advised knock said and priced, and the words."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import SETTINGS_KEY, assert_readable, guard_context, watch_errors
+from test_table import button, settle, shoot
+from test_table_more import MATCH_KEY, put_in_storage
+from test_table_phone import FLIGHT, tap, tap_on
+
+PHONE = (390, 844)
+LANDSCAPE = (844, 390)
+DESKTOP = (1280, 800)
+SIZES = (PHONE, LANDSCAPE, DESKTOP)
+SEED = "TEST-0001"
+INSTANT = {"speed": "instant", "level": "easy", "sort": "melds", "lang": "es"}
+
+# The player's controls and the cards on the table: what a notice must never move or cover.
+CONTROLS = ".topbar .btn, .pile, .hand .hand-card, .actions .btn, .opp-cards, .tutorial-bar .btn, .coach-note .btn"
+
+
+@pytest.fixture
+def phone(browser):
+    """A page in a touch, mobile context at 390×844 (errors fail the test, as with `page`)."""
+    ctx = guard_context(browser.new_context(locale="es-ES", viewport={"width": PHONE[0], "height": PHONE[1]}, has_touch=True, is_mobile=True))
+    pg = watch_errors(ctx.new_page())
+    pg.cdp = ctx.new_cdp_session(pg)
+    pg.ctx = ctx
+    yield pg
+    errors = list(pg.errors)
+    foreign = list(ctx.foreign)
+    ctx.close()
+    assert not errors, "\n".join(errors)
+    assert not foreign, f"requests to other hosts: {foreign}"
+
+
+def boxes(page, selector):
+    return page.eval_on_selector_all(
+        selector,
+        """els => els.filter(e => e.getClientRects().length).map(e => {
+            const r = e.getBoundingClientRect();
+            return {name: e.dataset.card || e.dataset.key || e.className, left: r.left, top: r.top, right: r.right, bottom: r.bottom};
+        })""",
+    )
+
+
+def shown_notices(page):
+    return boxes(page, ".notices .notice[data-placed]")
+
+
+def overlap(a, b):
+    return a["left"] < b["right"] and b["left"] < a["right"] and a["top"] < b["bottom"] and b["top"] < a["bottom"]
+
+
+def assert_table_whole(page, where):
+    """Every control inside the viewport, the page not taller than the screen, no notice on a control."""
+    size = page.viewport_size
+    scroll = page.evaluate("document.documentElement.scrollHeight")
+    assert scroll <= page.evaluate("innerHeight"), f"{where}: the page is {scroll} px tall on a {size['height']} px screen"
+    controls = boxes(page, CONTROLS)
+    assert len(controls) > 12, controls
+    for c in controls:
+        assert c["left"] >= -1 and c["top"] >= -1 and c["right"] <= size["width"] + 1 and c["bottom"] <= size["height"] + 1, f"{where}: {c} outside the screen"
+    for n in shown_notices(page):
+        hits = [c["name"] for c in controls if overlap(n, c)]
+        assert not hits, f"{where}: the notice {n['name']} covers {hits}"
+    return controls
+
+
+def bad_storage(context, fields: dict, broken_match: bool):
+    items = {SETTINGS_KEY: {**INSTANT, **fields}}
+    put_in_storage(context, items)
+    if broken_match:
+        context.add_init_script(
+            "try { if (!sessionStorage.getItem('test.broken')) { sessionStorage.setItem('test.broken', '1');"
+            f" localStorage.setItem({json.dumps(MATCH_KEY)}, '{{not a save'); }} }} catch (e) {{}}"
+        )
+
+
+def open_table(page, open_app, seed=SEED, settings=None):
+    page.emulate_media(reduced_motion="reduce")
+    open_app(page, hash=f"#seed={seed}", settings=settings if settings is not None else {})
+    return settle(page)
+
+
+# --- 1. notices float over the felt --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("count", [1, 2])
+def test_notices_never_move_or_cover_the_table(phone, open_app, count):
+    page = phone
+    bad_storage(page.ctx, {"speed": "ligero"} if count == 1 else {"speed": "ligero", "sort": 7}, broken_match=count == 2)
+    open_table(page, open_app)
+    expected = ["settings.reset_one"] if count == 1 else ["settings.reset", "storage.broken"]
+    assert page.evaluate("window.ginApp.notices") == expected
+    page.wait_for_function("n => document.querySelectorAll('.notices .notice[data-placed]').length === n", arg=count)
+    with_notices = assert_table_whole(page, f"{count} notice(s)")
+    assert_readable(page, f"{count} notice(s)")
+    shoot(page, f"notices-{count}", PHONE)
+    # Gone (× tapped), the table is exactly where it was: nothing moved for them.
+    for key in expected:
+        tap_on(page, f'[data-key="dismiss:{key}"]')
+    page.wait_for_function("() => !document.querySelector('.notices .notice')")
+    assert boxes(page, CONTROLS) == with_notices
+
+
+def test_notices_fit_in_landscape_and_on_the_desktop(browser, open_app):
+    for size in (LANDSCAPE, DESKTOP):
+        ctx = guard_context(browser.new_context(locale="es-ES", viewport={"width": size[0], "height": size[1]}))
+        page = watch_errors(ctx.new_page())
+        bad_storage(ctx, {"speed": "ligero", "sort": 7}, broken_match=True)
+        open_table(page, open_app)
+        page.wait_for_function("() => document.querySelectorAll('.notices .notice[data-placed]').length >= 1")
+        assert_table_whole(page, f"two notices at {size}")
+        shoot(page, "notices-2", size)
+        errors = list(page.errors)
+        ctx.close()
+        assert not errors, errors
+
+
+def test_an_informational_notice_goes_by_itself_once_read_and_waits_while_held(page, open_app, context):
+    page.set_viewport_size({"width": DESKTOP[0], "height": DESKTOP[1]})
+    bad_storage(context, {"speed": "ligero"}, broken_match=False)
+    open_table(page, open_app)
+    notice = page.locator(".notices .notice[data-placed]")
+    text = "El ajuste «Velocidad» guardado no era válido y ha vuelto a su valor por defecto."
+    assert notice.inner_text().startswith(text)
+    # Told to a screen reader once, even after more renders.
+    button(page, "Menú").click()
+    button(page, "Volver a la mesa").click()
+    assert page.locator("#announcer p").all_inner_texts().count(text) == 1
+    # Held by the pointer, it stays past its time (10.3 s for this one: 6.9 s to read it, a warning's 1.5×).
+    notice.hover()
+    page.wait_for_timeout(11_000)
+    assert notice.is_visible()
+    page.mouse.move(5, 790)
+    page.wait_for_function("() => !document.querySelector('.notices .notice')", timeout=15_000)
+    assert page.locator("#announcer p").all_inner_texts().count(text) == 1
