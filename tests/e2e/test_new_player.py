@@ -49,8 +49,18 @@ def boxes(page, selector):
     )
 
 
+VISIBLE = "e => e.checkVisibility({visibilityProperty: true})"
+
+
 def shown_notices(page):
-    return boxes(page, ".notices .notice[data-placed]")
+    """The boxes of the notices on the screen (one waiting for room is hidden)."""
+    return page.eval_on_selector_all(
+        ".notices .notice",
+        f"""els => els.filter({VISIBLE}).map(e => {{
+            const r = e.getBoundingClientRect();
+            return {{name: e.dataset.notice, left: r.left, top: r.top, right: r.right, bottom: r.bottom}};
+        }})""",
+    )
 
 
 def overlap(a, b):
@@ -96,10 +106,10 @@ def test_notices_never_move_or_cover_the_table(phone, open_app, count):
     page = phone
     bad_storage(page.ctx, {"speed": "ligero"} if count == 1 else {"speed": "ligero", "sort": 7}, broken_match=count == 2)
     open_table(page, open_app)
+    page.wait_for_function(f"n => [...document.querySelectorAll('.notices .notice')].filter({VISIBLE}).length >= n", arg=count)
+    with_notices = assert_table_whole(page, f"{count} notice(s)")
     expected = ["settings.reset_one"] if count == 1 else ["settings.reset", "storage.broken"]
     assert page.evaluate("window.ginApp.notices") == expected
-    page.wait_for_function("n => document.querySelectorAll('.notices .notice[data-placed]').length === n", arg=count)
-    with_notices = assert_table_whole(page, f"{count} notice(s)")
     assert_readable(page, f"{count} notice(s)")
     shoot(page, f"notices-{count}", PHONE)
     # Gone (× tapped), the table is exactly where it was: nothing moved for them.
@@ -115,7 +125,7 @@ def test_notices_fit_in_landscape_and_on_the_desktop(browser, open_app):
         page = watch_errors(ctx.new_page())
         bad_storage(ctx, {"speed": "ligero", "sort": 7}, broken_match=True)
         open_table(page, open_app)
-        page.wait_for_function("() => document.querySelectorAll('.notices .notice[data-placed]').length >= 1")
+        page.wait_for_function(f"() => [...document.querySelectorAll('.notices .notice')].some({VISIBLE})")
         assert_table_whole(page, f"two notices at {size}")
         shoot(page, "notices-2", size)
         errors = list(page.errors)
@@ -141,3 +151,63 @@ def test_an_informational_notice_goes_by_itself_once_read_and_waits_while_held(p
     page.mouse.move(5, 790)
     page.wait_for_function("() => !document.querySelector('.notices .notice')", timeout=15_000)
     assert page.locator("#announcer p").all_inner_texts().count(text) == 1
+
+
+# --- 3. Pista marks a card, it does not choose it ------------------------------------------------
+
+
+def to_own_discard(page, view):
+    """Pass the upcard (touch) and draw from the stock until it is the player's discard."""
+    for _ in range(6):
+        if view["phase"] == "discard" and view["to_act"] == 0:
+            return view
+        tap_on(page, '.actions [data-intent="pass"]' if view["phase"].startswith("upcard") else ".pile.stock")
+        view = settle(page)
+    raise AssertionError(view["phase"])
+
+
+def hint_card(page):
+    page.wait_for_function("() => window.ginApp.ui.message && window.ginApp.ui.message.kind === 'hint'")
+    target = page.evaluate("window.ginApp.ui.hintTarget")
+    assert target and target.startswith("card:"), target
+    return target[5:]
+
+
+def test_after_pista_one_tap_on_the_card_selects_it_and_does_not_discard(phone, open_app):
+    page = phone
+    view = to_own_discard(page, open_table(page, open_app, settings=INSTANT))
+    tap_on(page, ".topbar .hint-btn")
+    card = hint_card(page)
+    cards = page.locator(f'.hand [data-card="{card}"]')
+    assert page.evaluate("window.ginApp.ui.selected") is None
+    assert cards.get_attribute("aria-pressed") == "false" and "hinted" in cards.get_attribute("class")
+    box = cards.bounding_box()
+    tap(page, box["x"] + 10, box["y"] + box["height"] / 2)
+    after = settle(page)
+    assert after["phase"] == "discard" and card in after["hand"] and after["hand"] == view["hand"]
+    assert page.evaluate("window.ginApp.ui.selected") == card and cards.get_attribute("aria-pressed") == "true"
+    assert page.locator(".messages").inner_text().startswith("Pista:")  # the hint is still there to read
+    # The second tap discards it (the deal may even end on the computer's answer).
+    played = page.evaluate("window.ginApp.save.actions.length")
+    box = cards.bounding_box()
+    tap(page, box["x"] + 10, box["y"] + box["height"] / 2)
+    settle(page)
+    assert page.evaluate("n => window.ginApp.save.actions[n]", played) == {"type": "discard", "card": card}
+
+
+def test_after_pista_by_keyboard_the_focus_is_on_the_card(page, open_app):
+    page.set_viewport_size({"width": DESKTOP[0], "height": DESKTOP[1]})
+    view = open_table(page, open_app, settings=INSTANT)
+    page.keyboard.press("p" if view["phase"].startswith("upcard") else "m")
+    view = settle(page)
+    if view["phase"] == "draw":
+        page.keyboard.press("m")
+        view = settle(page)
+    assert view["phase"] == "discard"
+    page.keyboard.press("h")
+    card = hint_card(page)
+    page.wait_for_function("c => document.activeElement && document.activeElement.dataset.card === c", arg=card)
+    page.keyboard.press("Enter")
+    assert settle(page)["hand"] == view["hand"] and page.evaluate("window.ginApp.ui.selected") == card
+    page.keyboard.press("Enter")
+    assert card not in settle(page)["hand"]

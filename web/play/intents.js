@@ -173,10 +173,17 @@ function hint(ctx) {
     // Reason codes come from gin/ai with the facts behind them (hint.why).
     const reasonOf = (t) => reasonText(t, hint.reason, hint.why);
     controller.setMessage("hint", hint.reason, (t) => t("hint.label", { action: hintAction(t, a, gin), reason: reasonOf(t) }).trim());
-    state.ui.hintTarget = hintTargetOf(a, dd);
-    if (a.card && (a.type === "discard" || a.type === "knock")) state.ui.selected = a.card;
+    // Marked, not chosen: the natural tap on the card marked then only
+    // selects it (a second one discards), and the keyboard's focus is on it.
+    const target = hintTargetOf(a, dd);
+    state.ui.hintTarget = target;
+    state.ui.focus = HINT_FOCUS[target] || target;
+    if (target && target.startsWith("card:")) state.ui.rover = a.card;
   });
 }
+
+// The control a hint's target names, by its data-key (a card's is its target).
+const HINT_FOCUS = { take: "act:take", pass: "act:pass", stock: "stock", discard: "pile", knock: "act:knock:knock", gin: "act:knock:gin", big_gin: "act:bigGin" };
 
 function next(ctx) {
   const { state, controller } = ctx;

@@ -108,7 +108,8 @@ function tick(tut) {
       guide.kind = stepKind(view, hint);
       const a = hint.action;
       state.ui.hintTarget = hintTargetOf(a, view.discard_deadwood || {});
-      if (a.type === "discard" || a.type === "knock") state.ui.selected = a.card;
+      // Marked, not chosen (as Pista): the hand's Tab stop is the card marked.
+      if (a.type === "discard") state.ui.rover = a.card;
       tut.render();
     })
     .catch(() => {
