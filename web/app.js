@@ -233,7 +233,8 @@ if (checked.bad.length) {
   const [key, vars] = settingsResetNotice(checked.bad);
   notify(key, "warning", vars);
 }
-bindInput(root, intents);
+// A tap or a key while a deal lands lands it (table/input.js).
+bindInput(root, { ...intents, skipDeal: () => motion.skipDeal() });
 bindNoticeHold(root, (reason, on) => notices.hold(reason, on));
 // A hidden page holds the notices' clocks; a new size places them again.
 document.addEventListener("visibilitychange", () => notices.hold("hidden", document.hidden));

@@ -211,3 +211,94 @@ def test_after_pista_by_keyboard_the_focus_is_on_the_card(page, open_app):
     assert settle(page)["hand"] == view["hand"] and page.evaluate("window.ginApp.ui.selected") == card
     page.keyboard.press("Enter")
     assert card not in settle(page)["hand"]
+
+
+# --- 4. a deal tells nothing before it lands; a tap lands it --------------------------------------
+
+MOVING = {"speed": "slow", "level": "easy", "sort": "melds", "lang": "es"}
+# Every frame while a card of the deal is in the air: what the deal would tell before it lands
+# (Tomar, Pasar, the upcard's name, the deadwood) is not on the screen.
+LANDING_PROBE = """
+window.__landing = { on: false, flyingFrames: 0, told: [] };
+const flight = FLIGHT_JS;
+const seen = (sel) => { const n = document.querySelector(sel); return Boolean(n && n.checkVisibility({visibilityProperty: true})); };
+function look() {
+  const l = window.__landing;
+  if (l.on && document.getAnimations().filter(flight).some(a => a.playState === 'running')) {
+    l.flyingFrames++;
+    const told = ['[data-key="act:take"]', '[data-key="act:pass"]', '#pile-top', '.deadwood-count'].filter(seen);
+    if (told.length) l.told.push([...told, ...document.getAnimations().filter(flight).filter(a => a.playState === 'running').map(a => (a.effect.target.dataset.card || a.effect.target.dataset.face || a.effect.target.className) + ' ' + a.currentTime + '/' + a.effect.getComputedTiming().endTime + ' ' + a.id), performance.now()]);
+  }
+  requestAnimationFrame(look);
+}
+requestAnimationFrame(look);
+""".replace("FLIGHT_JS", FLIGHT)
+NO_FLIGHT = f"() => !document.getAnimations().filter({FLIGHT}).some(a => a.playState === 'running')"
+LANDED = "() => !document.getElementById('app').hasAttribute('data-dealing')"
+
+
+def deal_again(page):
+    """Menú → Repetir → Empezar: the same seed dealt again, cards flying (the player decides first)."""
+    button(page, "Menú").click()
+    button(page, "Repetir").click()
+    page.evaluate("window.__landing.on = true")
+    button(page, "Empezar").click()
+    page.wait_for_function("() => document.getElementById('app').hasAttribute('data-dealing')")
+
+
+def test_the_deal_shows_tomar_and_the_upcard_only_once_landed_and_a_tap_lands_it(phone, open_app):
+    page = phone
+    page.add_init_script(LANDING_PROBE)
+    page.emulate_media(reduced_motion="no-preference")
+    open_app(page, hash=f"#seed={SEED}", settings=MOVING)
+    view = settle(page)
+    page.wait_for_function(LANDED)  # the first deal flies in too
+    tap_on(page, '.actions [data-intent="pass"]')
+    view = settle(page)
+    if view["phase"] == "draw":
+        tap_on(page, ".pile.stock")
+        settle(page)
+    # Dealt again: nothing told while the cards fly, all of it once they are down.
+    deal_again(page)
+    shoot(page, "mid-deal", PHONE)
+    page.wait_for_function("() => document.querySelector('[data-key=\"act:take\"]')?.checkVisibility({visibilityProperty: true})", timeout=15_000)
+    assert page.evaluate(NO_FLIGHT)
+    landing = page.evaluate("window.__landing")
+    assert landing["flyingFrames"] > 10 and landing["told"] == [], landing
+    upcard = page.evaluate("window.ginApp.view.discard.at(-1)")
+    assert page.locator("#pile-top").is_visible() and page.locator("#pile-top").inner_text().startswith("Arriba: ")
+    assert_readable(page, "landed deal")
+    # A tap while it lands only lands it, at once: nothing is played or chosen.
+    page.evaluate("window.__landing = { on: false, flyingFrames: 0, told: [] }")
+    deal_again(page)
+    played = page.evaluate("window.ginApp.save.actions.length")
+    page.wait_for_timeout(300)  # a few cards in the air (the slow deal takes 3.8 s)
+    tap_on(page, ".pile.stock")
+    page.wait_for_function(NO_FLIGHT, timeout=600)
+    assert page.evaluate(LANDED)
+    assert button(page, "Tomar").is_visible() and button(page, "Pasar").is_visible()
+    view = settle(page)
+    assert view["phase"].startswith("upcard") and view["discard"] == [upcard]
+    assert page.evaluate("window.ginApp.save.actions.length") == played and page.evaluate("window.ginApp.ui.message") is None
+    assert page.evaluate("window.__landing.told") == []
+
+
+def test_a_key_lands_the_deal_and_does_nothing_else(page, open_app):
+    page.set_viewport_size({"width": DESKTOP[0], "height": DESKTOP[1]})
+    page.add_init_script(LANDING_PROBE)
+    page.emulate_media(reduced_motion="no-preference")
+    open_app(page, hash=f"#seed={SEED}", settings=MOVING)
+    view = settle(page)
+    page.wait_for_function(LANDED)
+    page.keyboard.press("p")
+    if settle(page)["phase"] == "draw":
+        page.keyboard.press("m")
+        settle(page)
+    deal_again(page)
+    page.wait_for_timeout(300)
+    page.keyboard.press("t")  # Tomar's key: it is not on the screen yet, so it only lands the deal
+    page.wait_for_function(NO_FLIGHT, timeout=600)
+    view = settle(page)
+    assert view["phase"].startswith("upcard") and page.evaluate("window.ginApp.save.actions.length") == 0
+    assert page.evaluate("window.__landing.told") == []
+

@@ -11,8 +11,13 @@
 // (pointer-events none while it moves): a tap goes to what lies under it.
 // Only the card that moves flies, from where it is now (mid-flight too).
 // settled() resolves once nothing of ours moves any more: the computer
-// waits on it before its move (play/controller.js). The layer's state is
-// one record (createMotion); its functions take it first.
+// waits on it before its move (play/controller.js). While a new deal lands
+// the page root carries DEALING (style.css hides what the deal would tell
+// before it lands: Tomar/Pasar, the upcard's name, the deadwood, the
+// prompt); landed() resolves when its last card (the upcard, turned) is
+// down, and skipDeal() (a tap or a key during the deal: input.js) lands
+// every card at once. The layer's state is one record (createMotion); its
+// functions take it first.
 
 // Every animation of the motion layer carries this id (drag.js's "held" and
 // the CSS transitions of a selection are not motion).
@@ -25,6 +30,8 @@ export const MOTION_ID = "motion";
 // the flight itself animates the transform only, which the compositor runs
 // by itself (smooth even while the page's thread is busy).
 export const FLYING = "data-flying";
+// On the page root (#app) from the first card of a new deal until its last lands.
+export const DEALING = "data-dealing";
 
 const reducedMotion = () => globalThis.matchMedia && matchMedia("(prefers-reduced-motion: reduce)").matches;
 
@@ -57,11 +64,15 @@ export function createMotion(root) {
     // (getAnimations) would bring its style up to date, a phone's whole frame.
     flights: new Map(),
     planned: null, // [{node, from, duration, delay, turn}]: flights planned, launched together
+    deal: null, // the deal landing now: {done (a promise), land(), timer}, else null
   };
   return {
     measure: () => measure(motion),
     animate: (view, ui, duration) => animate(motion, view, ui, duration),
     settled: () => settled(motion),
+    landed: () => landed(motion),
+    dealing: () => Boolean(motion.deal),
+    skipDeal: () => skipDeal(motion),
   };
 }
 
@@ -148,6 +159,7 @@ function turnOver(motion, node, duration, delay = 0) {
 // A new deal: the cards fly from the stock one at a time, then the upcard turns.
 function animateDeal(motion, view, duration) {
   const { root } = motion;
+  const before = new Set(motion.flights.values());
   motion.planned = [];
   const stock = rectOf(root.querySelector(".table .stock .pile-cards"));
   const mine = [...root.querySelectorAll(".table .hand .hand-card")];
@@ -174,6 +186,51 @@ function animateDeal(motion, view, duration) {
       { duration: duration * 2, delay: last, easing: "ease-out" },
     );
   }
+  startLanding(motion, [...motion.flights.values()].some((a) => !before.has(a)), last + duration * 2);
+}
+
+// --- the deal landing: what it hides until its last card is down -------------
+
+// `flying`: whether a card of the deal flies; `total`: when the last should
+// be down (ms), a bound should one never finish.
+function startLanding(motion, flying, total) {
+  if (motion.deal) motion.deal.land();
+  if (!flying) return;
+  let land;
+  const done = new Promise((resolve) => {
+    land = () => {
+      if (motion.deal !== deal) return;
+      clearTimeout(deal.timer);
+      motion.deal = null;
+      motion.root.removeAttribute(DEALING);
+      resolve();
+    };
+  });
+  const deal = { done, land, timer: setTimeout(land, total + 1000) };
+  motion.deal = deal;
+  motion.root.setAttribute(DEALING, "");
+  // A render in the middle of the deal may give a card a new flight from
+  // where it was: the deal has landed when no card of ours moves any more.
+  settled(motion).then(land);
+}
+
+// Resolves once the deal now landing (if any) has landed.
+function landed(motion) {
+  return motion.deal ? motion.deal.done : Promise.resolve();
+}
+
+// Every card of the deal down at once (a tap or a key while it lands).
+function skipDeal(motion) {
+  const deal = motion.deal;
+  if (!deal) return;
+  for (const a of [...motion.flights.values()]) {
+    try {
+      a.finish();
+    } catch {
+      a.cancel(); // an animation that cannot finish (no end) goes
+    }
+  }
+  deal.land();
 }
 
 // The deal result: the computer's cards turn face up one after another;

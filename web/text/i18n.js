@@ -516,6 +516,7 @@ const DICT = {
     "notice.title": "Avisos",
     "notice.dismiss": "Cerrar el aviso",
     "settings.reset_one": "El ajuste «{name}» guardado no era válido y ha vuelto a su valor por defecto.",
+    "tutorial.dealt": "Diez cartas para ti, diez para el rival y una boca arriba en el descarte.",
   },
   en: {
     title: "Gin Rummy",
@@ -1022,6 +1023,7 @@ const DICT = {
     "notice.title": "Notices",
     "notice.dismiss": "Close the notice",
     "settings.reset_one": "The stored setting “{name}” was not valid and went back to its default.",
+    "tutorial.dealt": "Ten cards for you, ten for the computer and one face up on the discard pile.",
   },
 };
 
