@@ -302,3 +302,41 @@ def test_a_key_lands_the_deal_and_does_nothing_else(page, open_app):
     assert view["phase"].startswith("upcard") and page.evaluate("window.ginApp.save.actions.length") == 0
     assert page.evaluate("window.__landing.told") == []
 
+
+# --- 6. the Oklahoma top bar whole -------------------------------------------------------------------
+
+OKLA_SEED = "OKLA-0011"  # its first upcard, the 4♠, sets the limit: "Cierras con 4 o menos"
+
+
+def assert_match_line_whole(page, where):
+    """Every part of the match line (limit, target, variant, deal) on the screen, none cut."""
+    parts = page.eval_on_selector_all(
+        ".topbar .match-info .mi",
+        """els => els.map(e => {
+            const r = e.getBoundingClientRect(), line = e.parentElement.getBoundingClientRect();
+            return {text: e.textContent, whole: e.scrollWidth <= e.clientWidth + 1 && r.left >= line.left - 1 && r.right <= line.right + 1
+                    && r.top >= line.top - 1 && r.bottom <= line.bottom + 1 && r.right <= innerWidth, width: r.width};
+        })""",
+    )
+    assert [p["text"].lstrip(" ·") for p in parts][-1] == "Mano 1", parts
+    assert all(p["whole"] and p["width"] > 0 for p in parts), f"{where}: {parts}"
+    line = page.eval_on_selector(".topbar .match-info", "e => [e.scrollWidth, e.clientWidth]")
+    assert line[0] <= line[1] + 1, f"{where}: the match line overflows {line}"
+
+
+def test_the_oklahoma_top_bar_is_whole_at_390_and_360(phone, open_app):
+    page = phone
+    open_table(page, open_app, seed=f"{OKLA_SEED}&rules=oklahoma", settings=INSTANT)
+    assert page.locator(".topbar .deal-limit").inner_text() == "Cierras con 4 o menos"
+    assert_match_line_whole(page, "390")
+    assert_table_whole(page, "oklahoma 390")
+    shoot(page, "oklahoma-topbar", PHONE)
+    page.set_viewport_size({"width": 360, "height": 780})
+    assert_match_line_whole(page, "360")
+    assert_table_whole(page, "oklahoma 360")
+    shoot(page, "oklahoma-topbar", (360, 780))
+    for size in (LANDSCAPE, DESKTOP):
+        page.set_viewport_size({"width": size[0], "height": size[1]})
+        assert_match_line_whole(page, str(size))
+        shoot(page, "oklahoma-topbar", size)
+
