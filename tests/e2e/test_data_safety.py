@@ -103,7 +103,10 @@ def test_two_tabs_one_plays_the_match_and_another_seed_is_another_match(context,
     assert actions(page) == taken
     # A tab on another seed is another match: both play, neither resets the other.
     third = context.new_page()
-    open_at(third, open_app, "TABS-0002")
+    open_at(third, open_app, "TABS-0002")  # TABS-0001 is unfinished in another tab: the link asks
+    third.get_by_role("button", name="Abrir la del enlace").click()
+    third.wait_for_function("() => window.ginApp.view.seed === 'TABS-0002'")
+    settle(third)
     play_moves(third, wait_idle, 4)
     mine = len(third.evaluate("window.ginApp.save")["actions"])
     play_moves(other, wait_idle, 2)

@@ -303,6 +303,32 @@ def test_a_key_lands_the_deal_and_does_nothing_else(page, open_app):
     assert page.evaluate("window.__landing.told") == []
 
 
+# --- 2. a link opened in a new tab asks -----------------------------------------------------------
+
+
+def test_a_link_opened_in_a_second_tab_asks_and_keeps_the_other_tabs_match(phone, open_app):
+    first = phone
+    open_table(first, open_app, seed="LINK-0101", settings=INSTANT)
+    other = watch_errors(first.ctx.new_page())
+    other.emulate_media(reduced_motion="reduce")
+    open_app(other, hash="#seed=LINK-0102", settings=INSTANT)
+    ask = other.get_by_role("dialog", name="Otra partida")
+    ask.wait_for()
+    text = ask.inner_text()
+    assert "LINK-0101" in text and "LINK-0102" in text and "otra pestaña" in text, text
+    # The other tab plays its match: this one cannot drop it, only leave it be.
+    assert other.get_by_role("button", name="Abrir y descartar la mía").count() == 0
+    assert_readable(other, "link asked in a second tab")
+    shoot(other, "link-second-tab", PHONE)
+    other.get_by_role("button", name="Seguir con la mía").click()
+    other.get_by_role("dialog", name="Partida abierta en otra pestaña").wait_for()
+    assert other.evaluate("window.ginApp.view.seed") == "LINK-0101"
+    # The first tab still plays it, as it was.
+    assert first.evaluate("window.ginApp.view.seed") == "LINK-0101" and first.get_by_role("dialog").count() == 0
+    assert not other.errors, other.errors
+    other.close()
+
+
 # --- 6. the Oklahoma top bar whole -------------------------------------------------------------------
 
 OKLA_SEED = "OKLA-0011"  # its first upcard, the 4♠, sets the limit: "Cierras con 4 o menos"

@@ -55,7 +55,7 @@ export function createController({ state, storage, render, announce, notify, onR
     finished: null, // finished matches and statistics (data/finished.js)
     tabs: null, // which tab plays the match (data/tabs.js)
     elsewhere: null, // the sheet saying the match is open in another tab
-    linkAsked: null, // a link's seed to ask about once the table is up (start)
+    linkAsked: null, // a link to ask about once the table is up (start): {seed, rules, elsewhere}
     pendingStep: null, // {mine, before, answer}: the computer's step asked of the engine, not shown yet
     restart: null, // the engine's replacement under way (engineDied)
   };
@@ -333,12 +333,20 @@ async function openMatch(ctrl) {
     ctrl.notify("storage.broken", "warning");
   }
   if (current && (!wanted || current === wanted)) return openSeed(ctrl, current, stored, !wanted);
+  const rules = wanted ? rulesFromHash(location.hash) : null;
   if (current && wanted && (await ctrl.tabs.claim(current)) && (await resume(ctrl, stored.save, stored.raw)) && !ctrl.state.view.over) {
-    ctrl.linkAsked = wanted; // asked once the table is up (start)
+    ctrl.linkAsked = { seed: wanted, rules }; // asked once the table is up (start)
+    return;
+  }
+  // A link opened in a new tab while another tab plays an unfinished match:
+  // that match is shown here (not played) and the link asks too.
+  if (current && wanted && !ctrl.tabs.owns() && (await resume(ctrl, stored.save, stored.raw).catch(() => false)) && !ctrl.state.view.over) {
+    ctrl.generation++; // not this tab's to play
+    ctrl.linkAsked = { seed: wanted, rules, elsewhere: true };
     return;
   }
   try {
-    await openSeed(ctrl, wanted || newSeed(), storage.readMatch(), false, wanted ? rulesFromHash(location.hash) : null);
+    await openSeed(ctrl, wanted || newSeed(), storage.readMatch(), false, rules);
   } catch (err) {
     if (!wanted || !(err instanceof EngineError) || err.code === "engine_dead") throw err;
     await startMatch(ctrl, newSeed()); // the URL's seed was refused by the engine
@@ -347,8 +355,10 @@ async function openMatch(ctrl) {
 
 // A link (or a typed hash) names another match than the one on the table.
 // With a match in progress it asks: open it (this one is kept and can be
-// resumed from "Partidas"), open it and drop this one, or stay.
-function followLink(ctrl, wanted, rules = null) {
+// resumed from "Partidas"), open it and drop this one, or stay. `elsewhere`:
+// the match on the table is another tab's (a link opened in a new tab): it
+// asks too, without "drop" (that tab plays it); staying shows "Jugar aquí".
+function followLink(ctrl, wanted, rules = null, elsewhere = false) {
   const { state } = ctrl;
   if (!state.view || wanted === state.view.seed) return;
   const current = state.view.seed;
@@ -358,14 +368,15 @@ function followLink(ctrl, wanted, rules = null) {
       if (drop) ctrl.storage.dropOpen(current);
     });
   };
-  if (state.view.over || !ctrl.tabs.owns()) return go(false);
+  if (state.view.over || (!elsewhere && !ctrl.tabs.owns())) return go(false);
   openLinkSheet({
     t: () => state.t,
     current,
     wanted,
+    elsewhere,
     onOpen: () => go(false),
-    onDrop: () => go(true),
-    onStay: () => showSeedInUrl(ctrl, current),
+    onDrop: elsewhere ? null : () => go(true),
+    onStay: () => (elsewhere ? showElsewhere(ctrl, current) : showSeedInUrl(ctrl, current)),
   });
 }
 
@@ -601,9 +612,10 @@ async function start(ctrl) {
     enqueue(ctrl, () => ctrl.finished.reconcile()).catch((err) => console.warn("finished:", err));
     state.boot.stage = "ready";
     ctrl.render();
-    playOn(ctrl); // the computer may be the one to move
-    if (ctrl.linkAsked) followLink(ctrl, ctrl.linkAsked);
+    const asked = ctrl.linkAsked;
     ctrl.linkAsked = null;
+    if (!asked || !asked.elsewhere) playOn(ctrl); // the computer may be the one to move
+    if (asked) followLink(ctrl, asked.seed, asked.rules, asked.elsewhere);
     Promise.resolve(navigator.storage?.persist?.()).catch(() => {}); // ask to keep our data under pressure
     ctrl.onReady({ timings, seed: state.view.seed, at: performance.now() });
     ctrl.engine.playable();

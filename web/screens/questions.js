@@ -40,8 +40,9 @@ export function openElsewhereSheet({ t, onTake }) {
 }
 
 // current, wanted: seeds. onOpen(): open the link, keeping this match;
-// onDrop(): open it and drop this one; onStay(): keep playing (also Escape).
-export function openLinkSheet({ t, current, wanted, onOpen, onDrop, onStay }) {
+// onDrop(): open it and drop this one (null: not offered); onStay(): keep
+// playing (also Escape). elsewhere: the match is open in another tab.
+export function openLinkSheet({ t, current, wanted, elsewhere = false, onOpen, onDrop, onStay }) {
   let chosen = onStay;
   const sheet = openSheet({ id: "link", onClose: () => chosen() });
   const pick = (fn) => () => {
@@ -51,13 +52,13 @@ export function openLinkSheet({ t, current, wanted, onOpen, onDrop, onStay }) {
   sheet.fill(
     t()("link.title"),
     [
-      el("p", { text: t()("link.ask", { current, wanted }) }),
+      el("p", { text: t()(elsewhere ? "link.ask_elsewhere" : "link.ask", { current, wanted }) }),
       el(
         "div",
         { class: "panel-buttons" },
         button(t()("link.open"), "linkOpen", pick(onOpen), { class: "btn primary" }),
         button(t()("link.stay"), "linkStay", pick(onStay)),
-        button(t()("link.drop"), "linkDrop", pick(onDrop), { class: "btn danger" }),
+        onDrop ? button(t()("link.drop"), "linkDrop", pick(onDrop), { class: "btn danger" }) : null,
       ),
     ],
     "linkOpen",

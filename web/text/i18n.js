@@ -517,6 +517,7 @@ const DICT = {
     "notice.dismiss": "Cerrar el aviso",
     "settings.reset_one": "El ajuste «{name}» guardado no era válido y ha vuelto a su valor por defecto.",
     "tutorial.dealt": "Diez cartas para ti, diez para el rival y una boca arriba en el descarte.",
+    "link.ask_elsewhere": "Tienes a medias la partida {current}, abierta en otra pestaña. ¿Abrir aquí la partida del enlace ({wanted})? La tuya se guarda y puedes seguirla desde Partidas.",
   },
   en: {
     title: "Gin Rummy",
@@ -1024,6 +1025,7 @@ const DICT = {
     "notice.dismiss": "Close the notice",
     "settings.reset_one": "The stored setting “{name}” was not valid and went back to its default.",
     "tutorial.dealt": "Ten cards for you, ten for the computer and one face up on the discard pile.",
+    "link.ask_elsewhere": "Your match {current} is unfinished, open in another tab. Open the linked match ({wanted}) here? Yours is kept and you can resume it from Matches.",
   },
 };
 
