@@ -366,3 +366,20 @@ def test_the_oklahoma_top_bar_is_whole_at_390_and_360(phone, open_app):
         assert_match_line_whole(page, str(size))
         shoot(page, "oklahoma-topbar", size)
 
+
+# --- 8. the words say what happens ----------------------------------------------------------------
+
+
+def test_a_new_match_says_the_one_left_is_kept_and_keeps_it(phone, open_app):
+    page = phone
+    open_table(page, open_app, settings=INSTANT)
+    tap_on(page, '[data-key="menu"]')
+    button(page, "Nueva partida").click()
+    text = page.locator(".panel").inner_text()
+    assert "se guarda sin terminar" in text and "se perderá" not in text, text
+    page.locator('[data-intent="confirmNew"]').click()
+    page.wait_for_function("(seed) => window.ginApp.view.seed !== seed", arg=SEED)
+    settle(page)
+    button(page, "Menú").click()
+    button(page, "Partidas").click()
+    page.get_by_role("button", name=f"Seguir la partida {SEED}").wait_for()

@@ -61,12 +61,9 @@ export function helpToMenu(ctx) {
 function confirmNew(ctx) {
   const { state, controller } = ctx;
   state.ui.panel = null;
-  const left = state.view && state.view.seed;
-  // The player chose to leave it: it is not kept among the unfinished ones.
-  controller.runTask(async () => {
-    await controller.startMatch(newSeed());
-    if (left) controller.storage.dropOpen(left);
-  });
+  // The match left joins the unfinished ones ("Partidas"), as when a link
+  // opens another: nothing the player has is lost (confirm.new says so).
+  controller.runTask(() => controller.startMatch(newSeed()));
 }
 
 // "Repetir": after a finished match at once; in the middle of one, only

@@ -96,13 +96,19 @@ function rows(t, lang, s) {
     row("stats.undercuts_made", String(s.undercuts_made), "undercuts_made"),
     row("stats.undercuts_suffered", String(s.undercuts_suffered), "undercuts_suffered"),
     row("stats.knock_deadwood", s.knock_deadwood_avg === null ? "—" : formatNumber(lang, s.knock_deadwood_avg, 2), "knock_deadwood_avg"),
-    // The best margin may be a loss (every match lost): named as one.
-    row(s.best_match && s.best_match.totals[0] < s.best_match.totals[1] ? "stats.best_loss" : "stats.best", best, "best_match"),
+    // The best margin may be a loss (every match lost): named as one, and a
+    // single loss is not the "narrowest" of anything.
+    row(bestName(s), best, "best_match"),
     row("stats.streak", String(s.streak), "streak"),
     row("stats.best_streak", String(s.best_streak), "best_streak"),
   );
 }
 
+
+function bestName(s) {
+  if (!s.best_match || s.best_match.totals[0] >= s.best_match.totals[1]) return "stats.best";
+  return s.lost === 1 ? "stats.only_loss" : "stats.best_loss";
+}
 
 // "Borrar" asks first.
 function clearConfirm(stats, t) {

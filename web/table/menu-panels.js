@@ -251,7 +251,9 @@ function confirmPanel(t, { title, text, intent, cancelKey }) {
 
 export function confirmNewPanel(view, ui) {
   const { t } = ui;
-  return confirmPanel(t, { title: t("btn.new"), text: t("confirm.new"), intent: "confirmNew", cancelKey: "cancelNew" });
+  // What happens to the match on the table: a finished one is in the record already.
+  const text = t(view && view.over ? "confirm.new_over" : "confirm.new");
+  return confirmPanel(t, { title: t("btn.new"), text, intent: "confirmNew", cancelKey: "cancelNew" });
 }
 
 export function confirmReplayPanel(view, ui) {

@@ -242,7 +242,7 @@ const DICT = {
     "sort.manual": "A mano (arrastra las cartas)",
     "menu.four_colour": "Baraja de cuatro colores",
     "menu.rules_now": "Partida actual: {profile}, Gin {gin}, undercut {undercut}, meta {target}",
-    "confirm.new": "¿Empezar una nueva partida? La actual se perderá.",
+    "confirm.new": "¿Empezar una nueva partida? La actual se guarda sin terminar y puedes seguirla desde Partidas.",
     "help.title": "Cómo se juega",
     // Grammar (words.js): articles by gender, plurals, persons.
     "card.the_m": "el {card}",
@@ -517,6 +517,8 @@ const DICT = {
     "notice.dismiss": "Cerrar el aviso",
     "settings.reset_one": "El ajuste «{name}» guardado no era válido y ha vuelto a su valor por defecto.",
     "tutorial.dealt": "Diez cartas para ti, diez para el rival y una boca arriba en el descarte.",
+    "stats.only_loss": "Tu única derrota",
+    "confirm.new_over": "¿Empezar una nueva partida? La terminada queda guardada en Partidas y cuenta en Estadísticas.",
     "link.ask_elsewhere": "Tienes a medias la partida {current}, abierta en otra pestaña. ¿Abrir aquí la partida del enlace ({wanted})? La tuya se guarda y puedes seguirla desde Partidas.",
   },
   en: {
@@ -750,7 +752,7 @@ const DICT = {
     "sort.manual": "Manual (drag the cards)",
     "menu.four_colour": "Four-colour deck",
     "menu.rules_now": "This match: {profile}, gin {gin}, undercut {undercut}, target {target}",
-    "confirm.new": "Start a new match? The current one will be lost.",
+    "confirm.new": "Start a new match? The current one is kept unfinished and you can resume it from Matches.",
     "help.title": "How to play",
     // Grammar (words.js): articles by gender, plurals, persons.
     "card.the_m": "the {card}",
@@ -1025,6 +1027,8 @@ const DICT = {
     "notice.dismiss": "Close the notice",
     "settings.reset_one": "The stored setting “{name}” was not valid and went back to its default.",
     "tutorial.dealt": "Ten cards for you, ten for the computer and one face up on the discard pile.",
+    "stats.only_loss": "Your only loss",
+    "confirm.new_over": "Start a new match? The finished one stays in Matches and counts in Statistics.",
     "link.ask_elsewhere": "Your match {current} is unfinished, open in another tab. Open the linked match ({wanted}) here? Yours is kept and you can resume it from Matches.",
   },
 };
