@@ -329,6 +329,33 @@ def test_a_link_opened_in_a_second_tab_asks_and_keeps_the_other_tabs_match(phone
     other.close()
 
 
+# --- 5. the rival's last moves stay readable --------------------------------------------------------
+
+
+def test_the_rivals_turn_stays_until_the_players_move_and_after_a_reload(phone, open_app):
+    page = phone
+    view = to_own_discard(page, open_table(page, open_app, settings=INSTANT))
+    card = view["hand"][0]  # drawn from the stock: any card may go
+    cards = page.locator(f'.hand [data-card="{card}"]')
+    for _ in range(2):  # a tap selects, the second discards
+        box = cards.bounding_box()
+        tap(page, box["x"] + 10, box["y"] + box["height"] / 2)
+    view = settle(page)
+    assert view["phase"] == "draw" and view["to_act"] == 0, view["phase"]  # TEST-0001 goes on
+    # Its draw and its discard, both, in one line: not the discard alone after 0.4 s.
+    line = page.locator(".opp-last").inner_text()
+    assert line.startswith("El rival ") and " y descarta " in line and view["discard"][-1] != card, line
+    assert_table_whole(page, "the rival's turn")
+    shoot(page, "rival-turn", PHONE)
+    open_app(page, reload=True)
+    settle(page)
+    assert page.locator(".opp-last").inner_text() == line
+    # The player's move: the line has told its story.
+    tap_on(page, ".pile.stock")
+    settle(page)
+    assert page.locator(".opp-last").inner_text().strip() == ""
+
+
 # --- 6. the Oklahoma top bar whole -------------------------------------------------------------------
 
 OKLA_SEED = "OKLA-0011"  # its first upcard, the 4♠, sets the limit: "Cierras con 4 o menos"

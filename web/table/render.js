@@ -10,7 +10,7 @@ import { cardBack, cardClasses, cardFace } from "./card-faces.js";
 import { el, faceCard, intentButton } from "./dom.js";
 import { morphChildren } from "./morph.js";
 import { shortcutsFor } from "./shortcuts.js";
-import { cardName, computerMove, handCardName, ifDiscard, selectedPrompt } from "../text/words.js";
+import { cardName, computerTurn, handCardName, ifDiscard, selectedPrompt } from "../text/words.js";
 import { menuPanel, helpPanel, confirmNewPanel, confirmReplayPanel } from "./menu-panels.js";
 import { dealResultPanel, matchResultPanel, knockPanel } from "./panels.js";
 import { coachNote } from "./coach-views.js";
@@ -88,7 +88,7 @@ function buildTopBar(view, ui, limit) {
 }
 
 function opponentArea(view, ui) {
-  const line = computerMove(ui.t, ui.lastComputer) || "\u00a0";
+  const line = computerTurn(ui.t, view.events) || "\u00a0";
   const from = [ui.lang, view.opponent, view.dealer, line];
   return memo("opponent", "section", from, () => buildOpponentArea(view, ui, line));
 }
