@@ -187,6 +187,11 @@ def test_after_pista_one_tap_on_the_card_selects_it_and_does_not_discard(phone, 
     assert after["phase"] == "discard" and card in after["hand"] and after["hand"] == view["hand"]
     assert page.evaluate("window.ginApp.ui.selected") == card and cards.get_attribute("aria-pressed") == "true"
     assert page.locator(".messages").inner_text().startswith("Pista:")  # the hint is still there to read
+    assert_table_whole(page, "after Pista")
+    for size in SIZES:
+        page.set_viewport_size({"width": size[0], "height": size[1]})
+        shoot(page, "after-pista", size)
+    page.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
     # The second tap discards it (the deal may even end on the computer's answer).
     played = page.evaluate("window.ginApp.save.actions.length")
     box = cards.bounding_box()
@@ -261,6 +266,9 @@ def test_the_deal_shows_tomar_and_the_upcard_only_once_landed_and_a_tap_lands_it
     # Dealt again: nothing told while the cards fly, all of it once they are down.
     deal_again(page)
     shoot(page, "mid-deal", PHONE)
+    page.set_viewport_size({"width": LANDSCAPE[0], "height": LANDSCAPE[1]})  # turned mid-deal: still nothing told
+    shoot(page, "mid-deal", LANDSCAPE)
+    page.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
     page.wait_for_function("() => document.querySelector('[data-key=\"act:take\"]')?.checkVisibility({visibilityProperty: true})", timeout=15_000)
     assert page.evaluate(NO_FLIGHT)
     landing = page.evaluate("window.__landing")
@@ -295,6 +303,7 @@ def test_a_key_lands_the_deal_and_does_nothing_else(page, open_app):
         page.keyboard.press("m")
         settle(page)
     deal_again(page)
+    shoot(page, "mid-deal", DESKTOP)
     page.wait_for_timeout(300)
     page.keyboard.press("t")  # Tomar's key: it is not on the screen yet, so it only lands the deal
     page.wait_for_function(NO_FLIGHT, timeout=600)
