@@ -244,6 +244,7 @@ LANDED = "() => !document.getElementById('app').hasAttribute('data-dealing')"
 
 def deal_again(page):
     """Menú → Repetir → Empezar: the same seed dealt again, cards flying (the player decides first)."""
+    page.wait_for_function(NO_FLIGHT)  # the last move's cards down: only the deal's fly from here
     button(page, "Menú").click()
     button(page, "Repetir").click()
     page.evaluate("window.__landing.on = true")
@@ -409,7 +410,7 @@ def test_the_oklahoma_top_bar_is_whole_at_390_and_360(phone, open_app):
 def test_a_new_match_says_the_one_left_is_kept_and_keeps_it(phone, open_app):
     page = phone
     open_table(page, open_app, settings=INSTANT)
-    tap_on(page, '[data-key="menu"]')
+    tap_on(page, ".topbar .menu-btn")
     button(page, "Nueva partida").click()
     text = page.locator(".panel").inner_text()
     assert "se guarda sin terminar" in text and "se perderá" not in text, text
