@@ -41,7 +41,7 @@ if (boot === "snapshot") {
   // The page's own code: the XOR with the wasm's data segments undone, and
   // the guard that fetches the stdlib for an import that comes before it.
   const shared = {};
-  new Function("self", await readFile(path.join(distDir, "wasmdata.js"), "utf8"))(shared);
+  new Function("self", await readFile(path.join(distDir, "runtime", "wasmdata.js"), "utf8"))(shared);
   const { xorWasmData } = shared.ginWasmData;
   const wasm = await readFile(path.join(pyodideDir, "pyodide.asm.wasm"));
   const snapshot = xorWasmData(new Uint8Array(gunzipSync(packed)), new Uint8Array(wasm));

@@ -4,7 +4,7 @@
 // asks the composition root to draw; it never touches the DOM itself.
 
 import { createHistory } from "./history.js";
-import { createEngine, EngineError, REVIEW_ROLE } from "./engine.js";
+import { createEngine, EngineError, REVIEW_ROLE } from "./runtime/engine.js";
 import { newSeed, normalizeSeed, seedFromHash } from "./seed.js";
 import { newMatchRules, rulesFromHash, rulesHash } from "./variants.js";
 import { computerMove } from "./words.js";

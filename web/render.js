@@ -4,7 +4,7 @@
 // for input.js, data-key so focus survives a rebuild, and their single-key
 // shortcut (shortcuts.js) in aria-keyshortcuts.
 
-import { BOOT_STAGES } from "./engine.js";
+import { BOOT_STAGES } from "./runtime/engine.js";
 import { cardFace, cardBack, cardClasses, cardName, bySuit, byRank, orderMeld, isSet } from "./cards.js";
 import { el, faceCard, intentButton } from "./dom.js";
 import { morphChildren } from "./morph.js";

@@ -15,7 +15,7 @@
 // that fails to restore is deleted by the engine's worker and fetched again
 // on the next visit; the failures are noted in SNAPSHOT_NOTES, kept until
 // the next build.
-importScripts("wasmdata.js"); // self.ginWasmData
+importScripts("runtime/wasmdata.js"); // self.ginWasmData
 
 const MANIFEST = self.__GIN_MANIFEST;
 const PREFIX = "gin-";

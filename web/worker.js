@@ -345,7 +345,7 @@ function answerWasm(early) {
 // imported then, beside the wasm's download, not before the boot starts.
 async function undoXor(snapshot, wasmBytes) {
   try {
-    await import("./wasmdata.js"); // sets self.ginWasmData
+    await import("./runtime/wasmdata.js"); // sets self.ginWasmData
   } catch (err) {
     throw new SnapshotUnusable("not_cached", `wasmdata.js: ${err}`);
   }

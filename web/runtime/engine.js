@@ -75,7 +75,7 @@ export function createEngine({ workerUrl = null, role = null, fresh = false, onP
       // A role goes in the worker's name, not in its URL: the service worker
       // caches worker.js by URL, so a query string would miss it offline.
       const options = role ? { type: "module", name: role } : { type: "module" };
-      worker = new Worker(workerUrl || new URL("./worker.js", import.meta.url), options);
+      worker = new Worker(workerUrl || new URL("../worker.js", import.meta.url), options);
       startedAt = performance.now();
     }
   } catch (err) {
