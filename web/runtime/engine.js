@@ -2,6 +2,10 @@
 // as events. Callers see the bridge's result ({view, save, ...}) or an
 // EngineError carrying a stable code the UI translates.
 
+import { BOOT_STAGES, BootError, REVIEW_ROLE } from "./protocol.js";
+
+export { BOOT_STAGES, BootError, REVIEW_ROLE };
+
 export class EngineError extends Error {
   constructor(code, message) {
     super(message || code);
@@ -10,19 +14,6 @@ export class EngineError extends Error {
   }
 }
 
-export class BootError extends Error {
-  constructor(stage, code, detail) {
-    super(`${stage}: ${code}${detail ? `: ${detail}` : ""}`);
-    this.name = "BootError";
-    this.stage = stage;
-    this.code = code;
-    this.detail = detail || "";
-  }
-}
-
-// Boot stages in order, as the worker reports them.
-export const BOOT_STAGES = ["start", "runtime", "installer", "engine", "ready"];
-
 // How long the worker may stay silent after it was started (see below).
 const START_TIMEOUT_MS = 30_000;
 // How long a call may go unanswered once the engine is up before the worker
@@ -30,10 +21,6 @@ const START_TIMEOUT_MS = 30_000;
 // calls (a 500-point match replayed, one range of the review) take a few
 // seconds in Pyodide on a slow phone.
 export const CALL_TIMEOUT_MS = 15_000;
-
-// The worker name of an extra engine for Difícil's review (worker.js REVIEWER):
-// it boots only from the cached snapshot and only reads shared storage.
-export const REVIEW_ROLE = "gin-review";
 
 // role: null for the page's engine (it adopts the worker boot.js started,
 // unless `fresh`: a replacement), REVIEW_ROLE for an extra one, always a
