@@ -6,7 +6,7 @@
 // takes it first, and the factory only wires them.
 
 import { createFinished } from "../data/finished.js";
-import { createEngine, EngineError, REVIEW_ROLE } from "../engine.js";
+import { createEngine, EngineError, REVIEW_ROLE } from "../runtime/engine.js";
 import { newSeed, normalizeSeed, seedFromHash } from "../model/seed.js";
 import { newMatchRules, rulesFromHash, rulesHash } from "../model/variants.js";
 import { computerMove } from "../text/words.js";
