@@ -279,6 +279,8 @@ def test_the_deal_shows_tomar_and_the_upcard_only_once_landed_and_a_tap_lands_it
     assert_readable(page, "landed deal")
     # A tap while it lands only lands it, at once: nothing is played or chosen.
     page.evaluate("window.__landing = { on: false, flyingFrames: 0, told: [] }")
+    tap_on(page, '.actions [data-intent="pass"]')  # a move, or the same deal again is not dealt anew
+    settle(page)
     deal_again(page)
     played = page.evaluate("window.ginApp.save.actions.length")
     page.wait_for_timeout(300)  # a few cards in the air (the slow deal takes 3.8 s)
