@@ -242,9 +242,17 @@ function readChecked(store, key, check) {
 
 // Keep an unreadable save aside (never delete a player's data) and free
 // the main key for a new match.
+// `raw` is the match on the key, or a kept unfinished one (Partidas, a
+// link, "Jugar aquí"): that one goes aside and off the list, and the match
+// on the key, another one, stays where it is.
 function setAsideMatch(store, raw) {
   if (raw === null || raw === undefined) return true;
-  return setAside(store, KEYS.match, raw, { free: true });
+  if (read(store, KEYS.match) === raw) return setAside(store, KEYS.match, raw, { free: true });
+  const kept = setAside(store, KEYS.open, raw) || asideList(store).some((s) => s.raw === raw);
+  if (!kept) return false;
+  const list = openList(store);
+  const left = list.filter((m) => JSON.stringify(m.save) !== raw);
+  return left.length === list.length || writeOpen(store, left);
 }
 
 // --- unfinished matches kept besides the current one ----------------------------------
