@@ -26,9 +26,19 @@ const { createStorage } = await import(web + "/data/storage.js");
 const { KEYS } = await import(web + "/data/keys.js");
 function memory() {
   const m = new Map();
+  const used = () => [...m].reduce((n, [k, v]) => n + k.length + v.length, 0);
   return {
+    quota: Infinity,  // characters, keys and values, as browsers count them
+    used,
     getItem: (k) => (m.has(k) ? m.get(k) : null),
-    setItem: (k, v) => void m.set(k, String(v)),
+    setItem(k, v) {
+      const before = m.get(k);
+      m.set(k, String(v));
+      if (used() > this.quota) {
+        if (before === undefined) m.delete(k); else m.set(k, before);
+        throw new Error("QuotaExceededError");
+      }
+    },
     removeItem: (k) => void m.delete(k),
     key: (i) => [...m.keys()][i] ?? null,
     get length() { return m.size; },
@@ -54,7 +64,11 @@ for (const steps of JSON.parse(process.argv[2])) {
     else if (op === "refuse") {  // the engine refused this kept save: the page sets it aside
       const kept = storage.openMatches().find((m) => m.seed === args[0]);
       storage.setAsideMatch(kept ? JSON.stringify(kept.save) : local.getItem(KEYS.match));
-    } else if (op === "current") {
+    } else if (op === "full") local.quota = local.used() + args[0];
+    else if (op === "saved") seen.push(storage.writeMatch(save(args[0], args[1]), false));
+    else if (op === "corrupt_key") local.setItem(KEYS.match, "{not json" + "x".repeat(2000));
+    else if (op === "raw_key") seen.push(local.getItem(KEYS.match));
+    else if (op === "current") {
       const m = storage.readMatch();
       seen.push(m.status === "ok" ? [m.save.seed, m.save.actions.length] : m.status);
     } else if (op === "aside") seen.push(JSON.parse(local.getItem(KEYS.aside) || "[]").map((s) => JSON.parse(s.raw).seed));
@@ -127,3 +141,17 @@ def test_a_kept_match_the_engine_refuses_goes_aside_and_the_match_being_played_s
     # The match on the key refused (a reload): it goes aside and the key is freed for a new one.
     (seen,) = run([[["write", "A", 6, False], ["tab", 2], ["refuse", "A"], ["current"], ["aside"]]])
     assert seen == ["none", ["A"]]
+
+
+def test_a_link_on_a_nearly_full_storage_never_replaces_the_match_it_could_not_keep():
+    (seen,) = run([[
+        ["write", "A", 40, False],
+        ["full", 200],  # room for a few more characters, not for A's copy among the unfinished
+        ["saved", "LINK", 0], ["current"], ["open"],
+        # A's own moves still save where they fit.
+        ["saved", "A", 41], ["current"],
+    ]])
+    assert seen == [False, ["A", 40], [], True, ["A", 41]]
+    # An unreadable value on the key that cannot be kept aside is not overwritten either.
+    (seen,) = run([[["write", "A", 40, False], ["tab", 2], ["corrupt_key"], ["full", 50], ["saved", "LINK", 0], ["raw_key"]]])
+    assert seen == [False, "{not json" + "x" * 2000]
