@@ -16,9 +16,11 @@ decision that reads nothing else comes out the same in every world, and one
 that peeks at the stock, the human's hand or the seed comes out differently
 in some (tests/test_fairness.py makes a level peek and sees it caught).
 
-The worlds of decision ``i`` are drawn from SHA-256 in counter mode over
-``"gin-verify-v1|<seed>|<action index>|<world>"`` (Fisher–Yates, as
-``gin.shuffle``): the same call gives the same worlds in CPython and Pyodide.
+The worlds of decision ``i`` are drawn by ``gin.shuffle.shuffled`` (SHA-256 in
+counter mode feeding Fisher–Yates) with the key
+``"gin-verify-v1|<seed>|<action index>|<world>"``, from the cards the seat could
+not see in card order: the same call gives the same worlds in CPython and
+Pyodide, whatever the real cards were.
 
 >>> from gin import arena
 >>> st = arena.play_match("normal", "easy", "VERIFY-DOC", keep_actions=True)
@@ -33,7 +35,6 @@ The worlds of decision ``i`` are drawn from SHA-256 in counter mode over
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator
 from typing import Any
 
 from . import ai
@@ -41,6 +42,7 @@ from .cards import mask_cards
 from .deal import Deal
 from .errors import GinError, quote
 from .match import Match
+from .shuffle import shuffled
 from .stats import deal_levels
 
 __all__ = ["computer_move", "verify", "worlds", "decision_key", "SAMPLES", "MAX_SAMPLES", "COMPUTER", "HUMAN"]
@@ -73,30 +75,6 @@ def decision_key(action: dict[str, Any]) -> tuple[Any, ...]:
     return (action.get("type"), action.get("from"), action.get("card"), declared)
 
 
-def _words(key: bytes) -> Iterator[int]:
-    counter = 0
-    while True:
-        digest = hashlib.sha256(key + counter.to_bytes(4, "big")).digest()
-        for k in range(0, 32, 4):
-            yield int.from_bytes(digest[k : k + 4], "big")
-        counter += 1
-
-
-def _shuffled(items: list[int], key: bytes) -> list[int]:
-    """``items`` in the order of a Fisher–Yates shuffle drawn from ``key`` (as gin.shuffle)."""
-    out = list(items)
-    words = _words(key)
-    for i in range(len(out) - 1, 0, -1):
-        n = i + 1
-        limit = (1 << 32) - (1 << 32) % n
-        w = next(words)
-        while w >= limit:
-            w = next(words)
-        j = w % n
-        out[i], out[j] = out[j], out[i]
-    return out
-
-
 def _world(match: Match, key: bytes, seat: int) -> Match:
     """``match`` with what ``seat`` cannot see dealt again from ``key`` (a new object;
     ``match`` is not changed)."""
@@ -106,7 +84,7 @@ def _world(match: Match, key: bytes, seat: int) -> Match:
     # In card order: the worlds depend on what the seat saw, never on where
     # the real cards lay.
     unseen = sorted([c.index for c in mask_cards(hidden)] + deal.stock_list)
-    order = _shuffled(unseen, key)
+    order = shuffled(unseen, key)
     count = hidden.bit_count()
     mask = 0
     for i in order[:count]:
