@@ -11,8 +11,8 @@
    after `python3 build.py build`).  Budget: the result panel's time on a
    phone-class CPU, about a second.
 2. Comprobar: ``gin.fairness.verify`` of whole matches with the default number
-   of worlds per decision (``gin.fairness.SAMPLES``): seconds per match, the
-   computer's decisions, ms per decision asked again.  Budget: a few seconds in
+   of worlds per decision (``gin.fairness.LEVEL_SAMPLES``, by the computer's
+   level): seconds per match, the computer's decisions, ms per decision asked again.  Budget: a few seconds in
    Pyodide for a whole match (the page checks in parts with a progress bar).
 
 Times are CPU time (the process's own; Node's ``process.cpuUsage()`` in
@@ -68,8 +68,7 @@ except ImportError:
     process = None
 
 
-def cpu_time():
-    """The process's CPU time (Node's process.cpuUsage() in Pyodide)."""
+def cpu_time():  # the process's CPU time (Node's process.cpuUsage() in Pyodide)
     if process is None:
         return time.process_time()
     use = process.cpuUsage()
@@ -89,7 +88,7 @@ for level, group in saves.items():
             out["replay"][level].append([cpu_time() - c0, time.perf_counter() - t0])
         t0, c0 = time.perf_counter(), cpu_time()
         v = fairness.verify(save)
-        out["verify"][level].append([cpu_time() - c0, time.perf_counter() - t0, v["decisions"], v["same"]])
+        out["verify"][level].append([cpu_time() - c0, time.perf_counter() - t0, v["decisions"], v["same"], v["worlds"]])
 json.dumps(out)
 """
 
@@ -142,12 +141,12 @@ def print_costs(where: str, data: dict, budgets: bool) -> None:
         print(line)
     for level in COST_LEVELS:
         runs = data["verify"][level]
-        secs = [c for c, _, _, _ in runs]
-        decisions = [d for _, _, d, _ in runs]
-        per = 1000 * sum(secs) / (sum(decisions) * fairness.SAMPLES)
+        secs = [r[0] for r in runs]
+        decisions = sum(r[2] for r in runs)
+        per = 1000 * sum(secs) / sum(r[4] for r in runs)
         line = (f"{where} Comprobar, computer {level:6s}: {statistics.mean(secs):5.1f} s per match (max {max(secs):.1f} s),"
-                f" {statistics.mean(decisions):.0f} decisions x {fairness.SAMPLES} worlds, {per:.2f} ms per decision asked"
-                f" again; {sum(s for *_, s in runs)} of {sum(decisions)} the same")
+                f" {decisions / len(runs):.0f} decisions x {fairness.LEVEL_SAMPLES[level]} worlds,"
+                f" {per:.2f} ms per decision asked again; {sum(r[3] for r in runs)} of the {decisions} the same")
         if budgets:
             line += f"; budget <= {VERIFY_BUDGET:.0f} s: {verdict(max(secs) <= VERIFY_BUDGET)}"
         print(line)

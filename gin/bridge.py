@@ -322,7 +322,8 @@ def duplicate(params: dict[str, Any]) -> dict[str, Any]:
 def duplicate_stats(params: dict[str, Any]) -> dict[str, Any]:
     """The player against Difícil on the same cards over ``{"records", "totals"?,
     "matches"?}``: means per deal with 95 % intervals (gin.duplicate.summary)."""
-    return _duplicate.summary(params.get("records"), params.get("totals"), matches=params.get("matches", _duplicate.CHART_MATCHES))
+    matches = params.get("matches", _duplicate.CHART_MATCHES)
+    return _duplicate.summary(params.get("records"), params.get("totals"), matches=matches)
 
 
 @_json_call
@@ -337,7 +338,7 @@ def verify(params: dict[str, Any]) -> dict[str, Any]:
         params.get("save"),
         start=params.get("start", 0),
         count=params.get("count"),
-        samples=params.get("samples", _fairness.SAMPLES),
+        samples=params.get("samples"),
         seed=seed,
     )
 

@@ -4,7 +4,7 @@ A decision of the computer is ``computer_move(match, level)``: ``gin.ai``
 asked from ``Match.view(seat)``, the seat's view of the table (the one code
 path the game, the bridge's ``computer_step``, and the replays of
 ``gin.duplicate`` use).  ``verify(save)`` takes each decision the computer
-made in a finished match and asks it again in ``samples`` *worlds*: the same
+made in a finished match and asks it again in several *worlds*: the same
 table with everything the computer could not see dealt again — the human's
 cards that were not picked up from the pile (so not public) and the order of
 the stock, shuffled together and dealt back into the same places — and with a
@@ -45,12 +45,19 @@ from .match import Match
 from .shuffle import shuffled
 from .stats import deal_levels
 
-__all__ = ["computer_move", "verify", "worlds", "decision_key", "SAMPLES", "MAX_SAMPLES", "COMPUTER", "HUMAN"]
+__all__ = [
+    "computer_move", "verify", "worlds", "decision_key", "SAMPLES", "LEVEL_SAMPLES", "MAX_SAMPLES", "COMPUTER", "HUMAN",
+]
 
 HUMAN = 0
 COMPUTER = 1
-#: Worlds per decision by default: what a whole match costs is measured in
-#: bench/duplicate.py (bench/README.md); the page may ask for more or fewer.
+#: Worlds per decision by default, by the level asked: a decision asked again
+#: costs one decision of that level, and a whole match must be checked in a few
+#: seconds in Pyodide (Difícil's decisions cost some 10 ms there, Normal's and
+#: Fácil's under 1 ms: bench/duplicate.py, bench/README.md).  The page may ask
+#: for more or fewer.
+LEVEL_SAMPLES = {"easy": 8, "normal": 8, "hard": 2}
+#: For any other level (the arena's, in measurements).
 SAMPLES = 4
 MAX_SAMPLES = 64
 VERSION = "gin-verify-v1"
@@ -120,13 +127,14 @@ def verify(
     *,
     start: int = 0,
     count: int | None = None,
-    samples: int = SAMPLES,
+    samples: int | None = None,
     seed: str = "",
     level: str | None = None,
 ) -> dict[str, Any]:
-    """Ask the computer again, in ``samples`` worlds each, for its decisions
-    ``start`` .. ``start + count - 1`` of a finished match (``count`` None: all
-    the rest), so a long match is checked in parts with a progress bar.
+    """Ask the computer again, in ``samples`` worlds each (None: ``LEVEL_SAMPLES``
+    of the level asked), for its decisions ``start`` .. ``start + count - 1``
+    of a finished match (``count`` None: all the rest), so a long match is
+    checked in parts with a progress bar.
 
     A decision is a turn of the computer (seat 1) with more than one legal
     action, numbered from 0 in the order played.  ``level``: the level asked
@@ -134,7 +142,8 @@ def verify(
     measurements and tests only (the bridge never passes it).
 
     Returns ``{"decisions"`` (in the whole match), ``"start"``, ``"next"`` (the
-    first decision not checked, None at the end), ``"checked"``, ``"samples"``,
+    first decision not checked, None at the end), ``"checked"``, ``"samples"``
+    (as given, None: by level), ``"worlds"`` (how many were asked in all),
     ``"same"`` (decisions where every world gave the action the save records),
     ``"peeking"`` (decisions where some world gave another action than the
     real table does now: the decision read something hidden),
@@ -143,28 +152,31 @@ def verify(
     ``"differing": [...]}``: ``same + peeking + changed == checked``.  Each
     differing decision: ``{"decision", "action_index"`` (into the save's
     actions), ``"deal_number", "phase", "recorded", "now"`` (its choice at the
-    real table today), ``"worlds"`` (how many of the samples differ from
-    ``recorded``), ``"example"`` (one world's other action), ``"peeking"``
-    (some world differs from ``now``)``}``.
+    real table today), ``"worlds"`` (how many it was asked in), ``"differ"``
+    (how many of them gave another action than ``recorded``), ``"example"``
+    (one such action), ``"peeking"`` (some world differs from ``now``)``}``.
     """
     match = Match.from_save(save)
     if not match.over:
         raise GinError("only a finished match can be checked", code="match_not_over")
-    samples = _count(samples, "samples", 1, MAX_SAMPLES)
+    if samples is not None:
+        samples = _count(samples, "samples", 1, MAX_SAMPLES)
     start = _count(start, "start", 0)
     if count is not None:
         count = _count(count, "count", 1)
     levels = deal_levels(match) if level is None else None
     m = Match(seed=match.seed, rules=match.rules)
     m.meta = dict(match.meta)
-    total = same = peeking = changed = 0
+    total = same = peeking = changed = asked = 0
     differing: list[dict[str, Any]] = []
     end = None if count is None else start + count
     for index, action in enumerate(match.actions):
         if m.to_act == COMPUTER and len(m.deal.legal_actions()) > 1:
             if total >= start and (end is None or total < end):
                 lvl = level or levels[m.deal_number - 1]
-                entry = _check(m, action, lvl, samples, seed, index)
+                per = samples or LEVEL_SAMPLES.get(lvl, SAMPLES)
+                asked += per
+                entry = _check(m, action, lvl, per, seed, index)
                 if entry is None:
                     same += 1
                 else:
@@ -181,6 +193,7 @@ def verify(
         "next": last if last < total else None,
         "checked": checked,
         "samples": samples,
+        "worlds": asked,
         "same": same,
         "peeking": peeking,
         "changed": changed,
@@ -205,7 +218,8 @@ def _check(m: Match, action: dict[str, Any], level: str, samples: int, seed: str
         "phase": m.deal.phase,
         "recorded": dict(action),
         "now": now,
-        "worlds": len(differ),
+        "worlds": samples,
+        "differ": len(differ),
         "example": differ[0],
         "peeking": any(decision_key(a) != decision_key(now) for a in others),
     }
