@@ -108,7 +108,10 @@ while (answer.ok && !answer.view.over && steps < Number(maxSteps)) {
     answer = call("computer_step", {});
   }
 }
-call("save", {});
+const save = call("save", {}).save;
+// Issue 32 on the finished match: a deal played again by Difícil, and a part of Comprobar.
+call("duplicate", { save, deal: 1 });
+call("verify", { save, count: 12, samples: 2 });
 if (extra.early_import) extra.early_import = extra.early_import();
 
 await writeFile(outPath, JSON.stringify({ transcript, steps, python: pyodide.runPython("import sys; sys.version"), ...extra }));

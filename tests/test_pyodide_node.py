@@ -37,7 +37,9 @@ def cpython_transcript(seed: str, level: str) -> list[dict]:
             answer = call("act", {"action": action})
         else:
             answer = call("computer_step", {})
-    call("save", {})
+    save = call("save", {})["save"]
+    call("duplicate", {"save": save, "deal": 1})
+    call("verify", {"save": save, "count": 12, "samples": 2})
     return transcript
 
 
@@ -74,11 +76,12 @@ def test_seeded_match_is_identical_in_pyodide_and_cpython(tmp_path, seed, boot):
     assert got["python"].startswith("3."), got["python"]
     transcript = got["transcript"]
 
-    final = expected[-2]["answer"]
+    final = next(t["answer"] for t in reversed(expected) if t["method"] in ("act", "computer_step"))
     assert final["ok"] and final["view"]["over"], "the match was played to its end"
     for i, (want, have) in enumerate(zip(expected, transcript)):
         assert have == want, f"step {i} ({want['method']}) differs between CPython and Pyodide ({boot})"
     assert len(transcript) == len(expected)
+    assert [(t["method"], t["answer"]["ok"]) for t in transcript[-2:]] == [("duplicate", True), ("verify", True)]
     if boot == "snapshot":
         # Restored, not installed: nothing in site-packages, gin came from memory.
         assert got["site_packages"] == []
