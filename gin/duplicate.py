@@ -48,7 +48,7 @@ from .rules import PROFILES
 from .stats import LEVELS, deal_levels
 
 __all__ = [
-    "replay_deal", "replay_deals", "match_at", "signed_points", "summary", "mean_interval", "t_quantile",
+    "replay_deal", "replay_deals", "signed_points", "summary", "mean_interval", "t_quantile",
     "LEVEL", "CONFIDENCE", "MAX_DEAL_POINTS", "MAX_RECORDS", "TOTALS_VERSION",
 ]
 
@@ -82,32 +82,6 @@ def signed_points(result: DealResult, seat: int = HUMAN) -> int:
 def _profile(m: Match) -> str:
     # As gin.stats: Hollywood is kept apart from one-game matches of its profile.
     return m.rules.profile_name + ("-hollywood" if m.rules.hollywood else "")
-
-
-def _clone(m: Match) -> Match:
-    """An independent copy of ``m`` (its deal, results, actions and meta copied)."""
-    c = object.__new__(Match)
-    for name in Match.__slots__:
-        setattr(c, name, getattr(m, name))
-    c.deal = m.deal.copy()
-    c.results = list(m.results)
-    c.actions = list(m.actions)
-    c.meta = dict(m.meta)
-    return c
-
-
-def match_at(save: Any, deal: int) -> Match:
-    """The match of ``save`` as it stood before the first action of its deal ``deal``
-    (which must have ended; see ``replay_deal`` for the errors)."""
-    match = Match.from_save(save)
-    _ended(match, deal)
-    m = Match(seed=match.seed, rules=match.rules)
-    m.meta = dict(match.meta)
-    for action in match.actions:
-        if m.deal_number == deal:
-            break
-        m.apply(action)
-    return m
 
 
 def _ended(match: Match, deal: Any) -> int:
@@ -186,7 +160,7 @@ def replay_deal(save: Any, deal: Any) -> dict[str, Any]:
     start = None
     for n, action in enumerate(match.actions):
         if start is None and m.deal_number == deal:
-            start = _clone(m)
+            start = m.copy()
         m.apply(action)
         if len(m.results) == deal:
             return _entry(start, m.results[-1], levels[deal - 1], _profile(match), n + 1)
@@ -200,12 +174,12 @@ def replay_deals(match: Match) -> list[dict[str, Any]]:
     m = Match(seed=match.seed, rules=match.rules)
     m.meta = dict(match.meta)
     out: list[dict[str, Any]] = []
-    start = _clone(m)
+    start = m.copy()
     for n, action in enumerate(match.actions):
         m.apply(action)
         if len(m.results) > len(out):
             out.append(_entry(start, m.results[-1], levels[len(out)], profile, n + 1))
-            start = _clone(m)
+            start = m.copy()
     return out
 
 

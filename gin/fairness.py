@@ -39,7 +39,6 @@ from typing import Any
 
 from . import ai
 from .cards import mask_cards
-from .deal import Deal
 from .errors import GinError, quote
 from .match import Match
 from .shuffle import shuffled
@@ -83,9 +82,10 @@ def decision_key(action: dict[str, Any]) -> tuple[Any, ...]:
 
 
 def _world(match: Match, key: bytes, seat: int) -> Match:
-    """``match`` with what ``seat`` cannot see dealt again from ``key`` (a new object;
+    """``match`` with what ``seat`` cannot see dealt again from ``key`` (a copy;
     ``match`` is not changed)."""
-    deal: Deal = match.deal.copy()
+    world = match.copy()
+    deal = world.deal
     other = 1 - seat
     hidden = deal.hand_masks[other] & ~deal.known_masks[other]
     # In card order: the worlds depend on what the seat saw, never on where
@@ -98,14 +98,7 @@ def _world(match: Match, key: bytes, seat: int) -> Match:
         mask |= 1 << i
     deal.hand_masks[other] = deal.known_masks[other] | mask
     deal.stock_list = order[count:]
-    world = object.__new__(Match)
-    for name in Match.__slots__:
-        setattr(world, name, getattr(match, name))
-    world.deal = deal
     world.seed = "W" + hashlib.sha256(b"seed|" + key).hexdigest()[:15].upper()
-    world.results = list(match.results)
-    world.actions = list(match.actions)
-    world.meta = dict(match.meta)
     return world
 
 
