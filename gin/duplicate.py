@@ -53,7 +53,6 @@ __all__ = [
 ]
 
 HUMAN = 0
-COMPUTER = 1
 #: Who plays the player's cards again.
 LEVEL = "hard"
 CONFIDENCE = 0.95
