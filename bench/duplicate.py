@@ -48,7 +48,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))  # the levels that peek live with the tests, not in gin/
 
+import peeking  # noqa: E402
 from gin import duplicate, fairness  # noqa: E402
 from gin.match import Match  # noqa: E402
 from gin.rules import Rules  # noqa: E402
@@ -249,9 +251,96 @@ def figures(argv: list[str]) -> None:
     report(rows)
 
 
+# -- how many worlds: what Comprobar catches of a level that peeks -----------------------------
+
+WORLD_COUNTS = (1, 2, 3, 4, 8)
+
+
+def one_check(args: tuple[str, str, int, int]) -> dict:
+    """One match of ``kind`` peeking over ``base`` (tests/peeking.py) against Normal, each decision
+    asked again in up to ``most`` worlds (the first ``k`` of them are exactly the ``k`` worlds
+    ``verify(samples=k)`` asks): per decision, whether the peek changed what was played (the
+    honest ``base`` asked at the real table plays otherwise) and the first world that gives
+    another action than the one recorded (None: none of the ``most``)."""
+    kind, base, n, most = args
+    peeking.register((base,))
+    name = peeking.level_name(kind, base)
+    save = finished("normal", name, f"DUP-PEEK-{n}")
+    m = Match(seed=save["seed"], rules=Rules.from_dict(save["rules"]))
+    rows = []
+    for index, action in enumerate(save["actions"]):
+        if m.to_act == fairness.COMPUTER and len(m.deal.legal_actions()) > 1:
+            recorded = fairness.decision_key(action)
+            changed = fairness.decision_key(fairness.computer_move(m, base)) != recorded
+            first = None
+            for k, world in enumerate(fairness.worlds(m, most, index=index)):
+                if fairness.decision_key(fairness.computer_move(world, name)) != recorded:
+                    first = k
+                    break
+            rows.append([changed, first])
+        m.apply(action)
+    return {"kind": kind, "base": base, "n": n, "most": most, "decisions": rows}
+
+
+def report_worlds(rows: list[dict]) -> None:
+    for base, kind in dict.fromkeys((r["base"], r["kind"]) for r in rows):
+        mine = [r for r in rows if (r["base"], r["kind"]) == (base, kind)]
+        decisions = [d for r in mine for d in r["decisions"]]
+        changed = [d for d in decisions if d[0]]
+        touched = [r for r in mine if any(d[0] for d in r["decisions"])]
+        most = min(r["most"] for r in mine)
+        print(f"{peeking.level_name(kind, base):16s} {len(mine)} matches, {len(decisions) / len(mine):.0f} decisions a match;"
+              f" the peek changed {len(changed)} ({len(changed) / len(mine):.1f} a match), in {len(touched)} matches")
+        for k in (k for k in WORLD_COUNTS if k <= most):
+            def caught(d: list) -> bool:
+                return d[1] is not None and d[1] < k
+            flagged = [sum(caught(d) for d in r["decisions"]) for r in mine]
+            hit = sum(1 for r in touched if any(caught(d) for d in r["decisions"]))
+            print(f"    {k} worlds: {sum(flagged)} decisions flagged ({sum(flagged) / len(mine):.1f} a match, fewest"
+                  f" {min(flagged)}); of the decisions the peek changed {sum(caught(d) for d in changed)}"
+                  f" ({sum(caught(d) for d in changed) / max(1, len(changed)):.0%}); matches caught {hit} of the"
+                  f" {len(touched)} where it peeked to effect, {sum(1 for f in flagged if f)} of {len(mine)} in all")
+
+
+def check_worlds(argv: list[str]) -> None:
+    p = argparse.ArgumentParser(prog="bench/duplicate.py worlds")
+    p.add_argument("--matches", type=int, default=30)
+    p.add_argument("--bases", default="hard,normal")
+    p.add_argument("--kinds", default=",".join(peeking.KINDS))
+    p.add_argument("--most", type=int, default=8)
+    p.add_argument("--workers", type=int, default=2)
+    p.add_argument("--out", type=Path)
+    args = p.parse_args(argv)
+    done: list[dict] = []
+    if args.out and args.out.exists():
+        done = [json.loads(line) for line in args.out.read_text().splitlines() if line.strip()]
+    have = {(r["kind"], r["base"], r["n"]) for r in done if r["most"] >= args.most}
+    keys = [(k, b, n) for b in args.bases.split(",") for k in args.kinds.split(",") for n in range(args.matches)]
+    todo = [(*key, args.most) for key in keys if key not in have]
+    t0 = time.perf_counter()
+    print(f"worlds: {len(todo)} matches to check ({len(done)} kept), {args.workers} workers", flush=True)
+    with ProcessPoolExecutor(args.workers) as pool:
+        for k, row in enumerate(pool.map(one_check, todo)):
+            done.append(row)
+            if args.out:
+                with args.out.open("a") as f:
+                    f.write(json.dumps(row) + "\n")
+            if (k + 1) % 10 == 0:
+                print(f"  {k + 1}/{len(todo)} in {time.perf_counter() - t0:.0f} s", flush=True)
+    wanted = set(keys)
+    rows = [r for r in done if (r["kind"], r["base"], r["n"]) in wanted and r["most"] >= args.most]
+    print(f"-- Comprobar against levels that peek (tests/peeking.py), {args.matches} matches each against Normal"
+          f" (seeds DUP-PEEK-0..{args.matches - 1}), up to {args.most} worlds a decision;"
+          f" {time.perf_counter() - t0:.0f} s")
+    report_worlds(rows)
+
+
 def main() -> int:
     if sys.argv[1:2] == ["figures"]:
         figures(sys.argv[2:])
+        return 0
+    if sys.argv[1:2] == ["worlds"]:
+        check_worlds(sys.argv[2:])
         return 0
     t0 = time.perf_counter()
     costs()

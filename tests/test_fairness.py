@@ -4,15 +4,12 @@ peek at the stock, the human's hand or the seed (registered here only) is caught
 from __future__ import annotations
 
 import json
-import sys
 
 import pytest
 
-from gin import GinError, Match, Rules, bridge, fairness
+import peeking
+from gin import GinError, Match, Rules, fairness
 from gin.ai import policy
-from gin.cards import ALL_CARDS, Card
-from gin.melds import solve
-from gin.shuffle import deal_cards
 from test_bridge import call, error
 
 
@@ -27,81 +24,14 @@ def play(player: str, computer: str, seed: str, *, profile: str = "traditional",
     return m.to_save()
 
 
-# -- levels that peek (this file registers them; no UI or bridge name reaches them) ------------
+# -- levels that peek (tests/peeking.py; registered here only, no UI or bridge name reaches them) --
 
-
-def table(view: dict) -> Match:
-    """The table ``view`` was made from, found in a caller's frame: what a peeking decision does."""
-    frame = sys._getframe(1)
-    while frame is not None:
-        for value in frame.f_locals.values():
-            if isinstance(value, Match) and value.deal.to_act == view["seat"] and value.deal_number == view["deal_number"]:
-                return value
-        frame = frame.f_back
-    raise AssertionError("no table among the callers")
-
-
-def lowers_deadwood(hand: int, card: int) -> bool:
-    """Does ``card`` lower the best deadwood ``hand`` can keep after a discard?"""
-    with_card = hand | (1 << card)
-    best = min(solve(with_card & ~(1 << c))[0] for c in range(52) if (with_card >> c) & 1)
-    return best < solve(hand)[0]
-
-
-def peek_stock(view: dict) -> tuple[dict, str]:
-    """Normal, but at a draw with a choice it draws from the stock exactly when the
-    stock's top card (which it looks at) would improve its hand."""
-    if view["phase"] == "draw" and len(view["legal"]) == 2:
-        deal = table(view).deal
-        good = lowers_deadwood(deal.hand_masks[view["seat"]], deal.stock_list[-1])
-        return {"type": "draw", "from": "stock" if good else "discard"}, "peeked"
-    return policy.DECIDE["normal"](view)
-
-
-def _feeds(hand: int, card: Card) -> bool:
-    """Does ``card`` make a meld with two cards of ``hand`` (a set, or a run around it)?"""
-    cards = {ALL_CARDS[i] for i in range(52) if (hand >> i) & 1}
-    same_rank = sum(1 for c in cards if c.rank == card.rank)
-    suited = {c.rank for c in cards if c.suit == card.suit}
-    r = card.rank
-    runs = ((r - 2, r - 1), (r - 1, r + 1), (r + 1, r + 2))
-    return same_rank >= 2 or any(a in suited and b in suited for a, b in runs)
-
-
-def _safe_discard(view: dict, opponent: int) -> tuple[dict, str]:
-    """Normal's choice, unless its discard would feed ``opponent``'s cards: then the
-    highest card that would not."""
-    action, why = policy.DECIDE["normal"](view)
-    if action["type"] != "discard" or not _feeds(opponent, Card.parse(action["card"])):
-        return action, why
-    safe = [a for a in view["legal"] if a["type"] == "discard" and not _feeds(opponent, Card.parse(a["card"]))]
-    if not safe:
-        return action, why
-    return max(safe, key=lambda a: (Card.parse(a["card"]).points, a["card"])), "peeked"
-
-
-def peek_hand(view: dict) -> tuple[dict, str]:
-    """Normal, but it never discards a card that melds with the human's real hand."""
-    deal = table(view).deal
-    return _safe_discard(view, deal.hand_masks[1 - view["seat"]])
-
-
-def peek_seed(view: dict) -> tuple[dict, str]:
-    """Normal, but it avoids feeding the human's hand as the seed dealt it."""
-    t = table(view)
-    nondealer, dealer, _, _ = deal_cards(t.seed, t.deal_number)
-    dealt = dealer if t.deal.dealer == 1 - view["seat"] else nondealer
-    return _safe_discard(view, sum(1 << i for i in dealt))
-
-
-CHEATS = {"peek_stock": peek_stock, "peek_hand": peek_hand, "peek_seed": peek_seed}
+FREQUENT = ("stock", "hand", "seed")  # they change many decisions a match; "knock" only a few
 
 
 @pytest.fixture
 def cheats(monkeypatch):
-    for name, fn in CHEATS.items():
-        monkeypatch.setitem(policy.DECIDE, name, fn)
-    return list(CHEATS)
+    return peeking.register(("normal",), monkeypatch.setitem)
 
 
 # -- worlds -----------------------------------------------------------------------------
@@ -146,6 +76,16 @@ def test_the_worlds_depend_only_on_what_the_computer_saw():
         assert [w.seed for w in mine] == [w.seed for w in theirs]
 
 
+def test_fewer_worlds_are_the_first_of_more():
+    # So a check in k worlds flags exactly the decisions whose first differing world of
+    # more is among the first k (what bench/duplicate.py worlds counts for each k).
+    save = play("easy", "easy", "FAIR-PREFIX")
+    for m, index in list(positions(save))[::7]:
+        more = [(w.deal.to_dict(), w.seed) for w in fairness.worlds(m, 8, index=index, seed="P")]
+        fewer = [(w.deal.to_dict(), w.seed) for w in fairness.worlds(m, 3, index=index, seed="P")]
+        assert fewer == more[:3] and len({json.dumps(d, sort_keys=True) for d, _ in more}) == 8
+
+
 # -- the real levels: N of N -------------------------------------------------------------
 
 
@@ -162,7 +102,7 @@ def test_the_real_levels_decide_the_same_in_every_world(computer, player):
 # -- levels that peek are caught -----------------------------------------------------------
 
 
-@pytest.mark.parametrize("cheat", list(CHEATS))
+@pytest.mark.parametrize("cheat", [f"peek_{kind}" for kind in FREQUENT])
 def test_a_level_that_peeks_is_caught_on_real_matches(cheats, cheat):
     for n in range(2):
         save = play("normal", cheat, f"FAIR-CHEAT-{n}", label="normal")
@@ -173,6 +113,21 @@ def test_a_level_that_peeks_is_caught_on_real_matches(cheats, cheat):
             assert d["worlds"] == 4 and d["differ"] >= 1 and fairness.decision_key(d["example"]) != fairness.decision_key(d["recorded"])
         # Asked again at the real table, it plays what it played there.
         assert all(fairness.decision_key(d["now"]) == fairness.decision_key(d["recorded"]) for d in out["differing"])
+
+
+# Difícil is asked in fewer worlds by default (LEVEL_SAMPLES: its decisions cost more); here it
+# peeks, so the default is what the page would use.
+@pytest.mark.parametrize("kind, seed", [("stock", "FAIR-HARD"), ("hand", "FAIR-HARD"), ("seed", "FAIR-HARD")])
+def test_the_default_worlds_catch_a_difficil_that_peeks(monkeypatch, kind, seed):
+    honest = policy.DECIDE["hard"]
+    monkeypatch.setitem(policy.DECIDE, "hard", peeking.cheat(kind, "hard"))
+    save = play("normal", "hard", seed)
+    # The peek changed a move (else there would be nothing to catch).
+    key = fairness.decision_key
+    assert any(key(honest(m.view(fairness.COMPUTER))[0]) != key(save["actions"][index]) for m, index in positions(save))
+    out = fairness.verify(save)  # as the page asks: by the level the save names, hard
+    assert out["samples"] is None and out["worlds"] == out["decisions"] * fairness.LEVEL_SAMPLES["hard"]
+    assert out["peeking"] > 0 and out["changed"] == 0 and out["same"] + out["peeking"] == out["checked"]
 
 
 def test_a_cheating_level_cannot_be_named_through_the_bridge(cheats):
