@@ -253,7 +253,7 @@ def figures(argv: list[str]) -> None:
 
 # -- how many worlds: what Comprobar catches of a level that peeks -----------------------------
 
-WORLD_COUNTS = (1, 2, 3, 4, 8)
+WORLD_COUNTS = (1, 2, 3, 4, 8, 16, 32)
 
 
 def one_check(args: tuple[str, str, int, int]) -> dict:

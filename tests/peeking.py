@@ -11,9 +11,10 @@ was made from, in a caller's frame.
 - ``hand``: it never throws a card that makes a meld with two of the human's real cards.
 - ``seed``: the same, with the human's cards as the seed dealt them (it reads the match's seed
   and the documented shuffle).
-- ``knock``: where the base level knocks, it knocks only if the human's real deadwood is above
-  its own (no undercut); otherwise it throws the same card without knocking.  Rare: a few
-  knock decisions a match, and it changes one only when the knock would have been undercut.
+- ``knock``: wherever it may knock, it knocks exactly when the human's real deadwood is above
+  its own (before lay-offs: no undercut), the base level's knock if it chose one, else the one
+  leaving the least deadwood; otherwise it plays the base level's move, throwing the card without
+  knocking if that was a knock.  Rarer: only the few turns a match where a knock is allowed.
 """
 
 from __future__ import annotations
@@ -100,14 +101,20 @@ def peek_seed(base: Decide) -> Decide:
 def peek_knock(base: Decide) -> Decide:
     def decide(view: dict) -> tuple[dict, Any]:
         action, why = base(view)
-        if action["type"] != "knock":
+        knocks = [a for a in view["legal"] if a["type"] == "knock"]
+        if not knocks:
             return action, why
         deal = table(view).deal
-        card = Card.parse(action["card"]).index
-        mine = solve(deal.hand_masks[view["seat"]] & ~(1 << card))[0]
-        if solve(deal.hand_masks[1 - view["seat"]])[0] > mine:
-            return action, why
-        return {"type": "discard", "card": action["card"]}, "peeked"
+        hand = deal.hand_masks[view["seat"]]
+
+        def left(a: dict) -> int:
+            return solve(hand & ~(1 << Card.parse(a["card"]).index))[0]
+        knock = action if action["type"] == "knock" else min(knocks, key=lambda a: (left(a), a["card"]))
+        if solve(deal.hand_masks[1 - view["seat"]])[0] > left(knock):
+            return knock, why if knock is action else "peeked"
+        if action["type"] == "knock":
+            return {"type": "discard", "card": action["card"]}, "peeked"
+        return action, why
     return decide
 
 
