@@ -52,9 +52,14 @@ HUMAN = 0
 COMPUTER = 1
 #: Worlds per decision by default, by the level asked: a decision asked again
 #: costs one decision of that level, and a whole match must be checked in a few
-#: seconds in Pyodide (Difícil's decisions cost some 10 ms there, Normal's and
-#: Fácil's under 1 ms: bench/duplicate.py, bench/README.md).  The page may ask
-#: for more or fewer.
+#: seconds in Pyodide (Difícil's decisions cost some 11 ms there, Normal's and
+#: Fácil's under 1 ms: bench/duplicate.py, bench/README.md).  What the number
+#: buys (`bench/duplicate.py worlds`, docs/fairness.md): a Difícil that peeks at
+#: the stock, the player's hand or the seed is caught in every match measured
+#: even with 1 world; 2 flag three quarters or more of the decisions the peek
+#: changed, at about 3 s a match here (some 11 s on a phone-class CPU, four
+#: times slower).  The page may ask for
+#: more or fewer.
 LEVEL_SAMPLES = {"easy": 8, "normal": 8, "hard": 2}
 #: For any other level (the arena's, in measurements).
 SAMPLES = 4
