@@ -28,6 +28,14 @@ deals (gin.duplicate.summary), the same over matches as a check of the deals'
 dependence within a match, and how often the t and the normal intervals of
 ``n`` deals drawn from the level's deals cover the mean of all of them.
 ``--out`` keeps one JSON line per match (a stopped run goes on from it).
+
+`python3 bench/duplicate.py worlds [--matches 30] [--bases hard,normal]
+[--kinds stock,hand,seed,knock] [--most 8] [--workers 2] [--out FILE]`: what
+Comprobar catches, by the number of worlds a decision, of the levels that peek
+in tests/peeking.py (each kind over each base level) in the computer's seat
+against Normal (seeds ``DUP-PEEK-<n>``): per kind, the decisions the peek
+changed, and how many of them and of all decisions a check in 1, 2, 3, 4, 8
+(up to ``--most``) worlds flags, and the matches it catches.
 """
 
 from __future__ import annotations
