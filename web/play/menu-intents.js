@@ -122,7 +122,7 @@ function profile(ctx, { value }) {
 // Oklahoma's ace and spade, Hollywood: yes/no for the next match.
 function variantOption(ctx, { name, value }) {
   const { state } = ctx;
-  if (!(name in DEFAULT_SWITCHES) || !["yes", "no"].includes(value)) return;
+  if (!Object.hasOwn(DEFAULT_SWITCHES, name) || !["yes", "no"].includes(value)) return;
   state.settings.variant = { ...DEFAULT_SWITCHES, ...(state.settings.variant || {}), [name]: value === "yes" };
   state.ui.profileNote = true;
   changed(ctx);
@@ -131,7 +131,7 @@ function variantOption(ctx, { name, value }) {
 function customOption(ctx, { name, value }) {
   const { state } = ctx;
   const allowed = CUSTOM_CHOICES;
-  if (!(name in allowed)) return;
+  if (!Object.hasOwn(allowed, name)) return;
   const parsed = value === "off" ? null : Number(value);
   if (!allowed[name].includes(parsed)) return;
   state.settings.custom = { ...DEFAULT_SETTINGS.custom, ...(state.settings.custom || {}), [name]: parsed };
@@ -149,7 +149,7 @@ function lang(ctx, { value }) {
 }
 
 function speed(ctx, { value }) {
-  if (!(value in SPEED_DELAY_MS)) return;
+  if (!Object.hasOwn(SPEED_DELAY_MS, value)) return;
   ctx.state.settings.speed = value;
   changed(ctx);
 }
