@@ -45,6 +45,7 @@ const state = {
     knock: null, // {type, card, melds, deadwood, proposed}
     result: null, // the deal result the panel shows
     seenDeals: 0,
+    opened: 0, // bumps each time a match is put on the table (controller.resetUi): its deal is dealt anew
     // {kind: "refusal"|"hint"|"info", code, text: (t) => string}: built in
     // the current language at each render, so a language switch retells it.
     message: null,
