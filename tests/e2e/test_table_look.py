@@ -224,6 +224,7 @@ def test_sound_switched_off_stays_silent_also_after_a_reload(page, open_app):
     mute.click()
     assert mute.get_attribute("aria-pressed") == "true" and page.evaluate("window.ginApp.settings.sound") is True
     assert json.loads(page.evaluate(f"localStorage.getItem({json.dumps(SETTINGS_KEY)})"))["sound"] is True
+    page.wait_for_function("() => window.__sound.contexts === 1", timeout=2_000)  # made in that very tap
     view = to_draw(page, view)
     button(page, "Mazo").click()
     wait_more_starts(page, 0)

@@ -35,8 +35,17 @@ export function createFeedback(settings) {
 // sound's context (with Sonido off, none is made until it is turned on).
 function gesture(feedback, event) {
   const active = navigator.userActivation ? navigator.userActivation.isActive : event.type !== "pointerdown";
-  if (!active || !feedback.settings().sound) return;
-  feedback.unlocked = unlockSound(feedback.sound) || feedback.unlocked;
+  if (!active) return;
+  if (feedback.settings().sound) {
+    feedback.unlocked = unlockSound(feedback.sound) || feedback.unlocked;
+  } else if (event.type === "click") {
+    // Sonido may be turned on by this very tap (the table's mute, the
+    // menu's switch), whose handler runs after this one: look again then,
+    // while the tap still counts as the player's.
+    setTimeout(() => {
+      if (feedback.settings().sound) feedback.unlocked = unlockSound(feedback.sound) || feedback.unlocked;
+    }, 0);
+  }
 }
 
 // A full render showed the table as `view` and `ui`: its cues, now.
