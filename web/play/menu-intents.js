@@ -12,6 +12,7 @@ import { toggleFullscreen } from "../table/fullscreen.js";
 import { openMatchesSheet } from "../screens/matches.js";
 import { openStatsSheet } from "../screens/stats.js";
 import { openViewer } from "../screens/viewer.js";
+import { LOOK_SETTINGS } from "./look-intents.js";
 
 // --- the menu and the rules page ----------------------------------------------------
 
@@ -166,11 +167,11 @@ function fourColour(ctx, { value }) {
 }
 
 // The intents an imported file's settings go through (the menu's checks).
-const SETTINGS = { lang, speed, sort, fourColour, profile, level };
+const SETTINGS = { lang, speed, sort, fourColour, profile, level, ...LOOK_SETTINGS };
 
 // Settings from an imported file go through the same checks as the menu's.
 function importSettings(ctx, settings) {
-  for (const name of ["lang", "speed", "sort", "fourColour", "profile", "level"]) {
+  for (const name of Object.keys(SETTINGS)) {
     if (name in settings && settings[name] !== null && settings[name] !== ctx.state.settings[name]) {
       SETTINGS[name](ctx, { value: settings[name] });
     }
