@@ -11,12 +11,14 @@
 // (pointer-events none while it moves): a tap goes to what lies under it.
 // Only the card that moves flies, from where it is now (mid-flight too).
 // settled() resolves once nothing of ours moves any more: the computer
-// waits on it before its move (play/controller.js). While a new deal lands
-// the page root carries DEALING (style.css hides what the deal would tell
-// before it lands: Tomar/Pasar, the upcard's name, the deadwood, the
-// prompt); landed() resolves when its last card (the upcard, turned) is
-// down, and skipDeal() (a tap or a key during the deal: input.js) lands
-// every card at once. The layer's state is one record (createMotion); its
+// waits on it before its move (play/controller.js). landed() is the one
+// notion of "the deal has landed": it resolves once every card of the deal
+// on the table has landed, the upcard's turn included (at once when no deal
+// is in flight), and dealing() says whether that is still to come; settled()
+// waits for it too. While it lands the page root carries DEALING (style.css
+// hides what the deal would tell: Tomar/Pasar, the upcard's name, the
+// deadwood, the prompt), and skipDeal() (a tap or a key during the deal:
+// input.js) lands every card at once. The layer's state is one record (createMotion); its
 // functions take it first.
 
 // Every animation of the motion layer carries this id (drag.js's "held" and
@@ -64,14 +66,16 @@ export function createMotion(root) {
     // (getAnimations) would bring its style up to date, a phone's whole frame.
     flights: new Map(),
     planned: null, // [{node, from, duration, delay, turn}]: flights planned, launched together
-    deal: null, // the deal landing now: {done (a promise), land(), timer}, else null
+    // The deal in flight: the flights of its cards (the upcard's turn
+    // included, though it starts last in the stagger), or null.
+    dealFlights: null,
   };
   return {
     measure: () => measure(motion),
     animate: (view, ui, duration) => animate(motion, view, ui, duration),
     settled: () => settled(motion),
     landed: () => landed(motion),
-    dealing: () => Boolean(motion.deal),
+    dealing: () => dealing(motion),
     skipDeal: () => skipDeal(motion),
   };
 }
@@ -159,7 +163,6 @@ function turnOver(motion, node, duration, delay = 0) {
 // A new deal: the cards fly from the stock one at a time, then the upcard turns.
 function animateDeal(motion, view, duration) {
   const { root } = motion;
-  const before = new Set(motion.flights.values());
   motion.planned = [];
   const stock = rectOf(root.querySelector(".table .stock .pile-cards"));
   const mine = [...root.querySelectorAll(".table .hand .hand-card")];
@@ -171,6 +174,7 @@ function animateDeal(motion, view, duration) {
   const upcard = root.querySelector(".table .discard-pile .card.top");
   const last = 2 * Math.max(mine.length, theirs.length) * step;
   const to = upcard && stock ? rectOf(upcard) : null;
+  const nodes = motion.planned.map((f) => f.node);
   launch(motion);
   if (to) {
     // From the stock, face down (edge-on), then turned face up on the pile.
@@ -185,44 +189,28 @@ function animateDeal(motion, view, duration) {
       ],
       { duration: duration * 2, delay: last, easing: "ease-out" },
     );
+    nodes.push(upcard);
   }
-  startLanding(motion, [...motion.flights.values()].some((a) => !before.has(a)), last + duration * 2);
+  // Every card of the deal is in flight from now on, each waiting for its
+  // turn in the stagger: what "the deal has landed" waits for.
+  motion.dealFlights = nodes.map((node) => motion.flights.get(node)).filter(Boolean);
+  markDealing(motion);
 }
 
-// --- the deal landing: what it hides until its last card is down -------------
+// --- what the deal hides until it has landed (issue 35) ----------------------
 
-// `flying`: whether a card of the deal flies; `total`: when the last should
-// be down (ms), a bound should one never finish.
-function startLanding(motion, flying, total) {
-  if (motion.deal) motion.deal.land();
-  if (!flying) return;
-  let land;
-  const done = new Promise((resolve) => {
-    land = () => {
-      if (motion.deal !== deal) return;
-      clearTimeout(deal.timer);
-      motion.deal = null;
-      motion.root.removeAttribute(DEALING);
-      resolve();
-    };
-  });
-  const deal = { done, land, timer: setTimeout(land, total + 1000) };
-  motion.deal = deal;
+// The page root carries DEALING until the deal has landed (landed()).
+function markDealing(motion) {
+  if (!motion.dealFlights || !motion.dealFlights.length) return;
   motion.root.setAttribute(DEALING, "");
-  // A render in the middle of the deal may give a card a new flight from
-  // where it was: the deal has landed when no card of ours moves any more.
-  settled(motion).then(land);
-}
-
-// Resolves once the deal now landing (if any) has landed.
-function landed(motion) {
-  return motion.deal ? motion.deal.done : Promise.resolve();
+  landed(motion).then(() => {
+    if (!dealing(motion)) motion.root.removeAttribute(DEALING);
+  });
 }
 
 // Every card of the deal down at once (a tap or a key while it lands).
 function skipDeal(motion) {
-  const deal = motion.deal;
-  if (!deal) return;
+  if (!motion.dealFlights) return;
   for (const a of [...motion.flights.values()]) {
     try {
       a.finish();
@@ -230,7 +218,8 @@ function skipDeal(motion) {
       a.cancel(); // an animation that cannot finish (no end) goes
     }
   }
-  deal.land();
+  motion.dealFlights = null;
+  motion.root.removeAttribute(DEALING);
 }
 
 // The deal result: the computer's cards turn face up one after another;
@@ -256,7 +245,7 @@ function animate(motion, view, ui, duration) {
   const was = motion.before;
   motion.before = null;
   if (!view || !duration || reducedMotion()) {
-    if (view) motion.shownDeal = `${view.seed}:${view.deal_number}`;
+    if (view) motion.shownDeal = `${view.seed}:${view.deal_number}:${ui.opened || 0}`;
     return;
   }
   const played = view.events.filter((e) => e.type !== "pass").length;
@@ -268,7 +257,9 @@ function animate(motion, view, ui, duration) {
   }
   if (ui.panel || ui.menuOpen) return;
   // A new deal (or the same seed replayed): nothing but passes played yet.
-  const dealKey = `${view.seed}:${view.deal_number}`;
+  // `opened` bumps whenever a match is put on the table (a replay of the
+  // same seed included), so its first deal is dealt again.
+  const dealKey = `${view.seed}:${view.deal_number}:${ui.opened || 0}`;
   const newDeal = dealKey !== motion.shownDeal || (played === 0 && motion.playedBefore > 0);
   motion.playedBefore = played;
   if (newDeal) {
@@ -310,12 +301,30 @@ function planFlight(motion, was, node, duration) {
 }
 
 // Resolves once no flight of ours runs on the table (new ones started
-// meanwhile are waited for too); at once when nothing moves. A card taken
-// off the page is not waited for.
+// meanwhile are waited for too) and the deal has landed; at once when
+// nothing moves. A card taken off the page is not waited for.
 async function settled(motion) {
   for (;;) {
+    await landed(motion);
     const flying = [...motion.flights].filter(([node, a]) => moving(a) && node.isConnected).map(([, a]) => a);
     if (!flying.length) return;
     await Promise.all(flying.map((a) => a.finished.catch(() => {})));
   }
+}
+
+// Whether the deal on the table is still landing: one of its cards has yet
+// to land (a flight given up, or a card taken off the page, counts as landed).
+function dealing(motion) {
+  const flights = motion.dealFlights;
+  if (!flights) return false;
+  const still = flights.some((a) => moving(a) && a.effect.target.isConnected);
+  if (!still) motion.dealFlights = null;
+  return still;
+}
+
+// The one notion of "the deal has landed": resolves once every card of the
+// deal in flight has landed and the upcard has turned (at once when no deal
+// is in flight).
+async function landed(motion) {
+  while (dealing(motion)) await Promise.all(motion.dealFlights.map((a) => a.finished.catch(() => {})));
 }
