@@ -54,7 +54,6 @@ dist/ (an older commit's, for before/after figures).
 from __future__ import annotations
 
 import gzip
-import importlib.util
 import json
 import os
 import shutil
@@ -66,6 +65,7 @@ import threading
 import time
 from collections import Counter
 from pathlib import Path
+from types import SimpleNamespace
 
 ROOT = Path(__file__).resolve().parents[1]
 DIST = Path(os.environ.get("BENCH_DIST", ROOT / "dist")).resolve()
@@ -104,10 +104,11 @@ BARE_READY = "() => window.bareReady ? { at: window.bareReady } : null"
 
 
 def load_build_module():
-    spec = importlib.util.spec_from_file_location("gin_build_script", ROOT / "build.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    sys.path.insert(0, str(ROOT))
+    from tools import dist, serve
+
+    return SimpleNamespace(Handler=serve.Handler, Server=serve.Server, PYODIDE_CORE=dist.PYODIDE_CORE,
+                           COMPRESSIBLE=dist.COMPRESSIBLE, gzip_cached=dist.gzip_cached)
 
 
 def make_site(build, dist: Path, into: Path) -> Path:

@@ -19,20 +19,11 @@ import pytest
 
 from conftest import _wait_ready
 from test_runtime import MATCH_KEY, play_moves
+from tools.wasmdata import xor_wasm_data
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _build_module():
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("gin_build_for_tests", ROOT / "build.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-xor_wasm_data = _build_module().xor_wasm_data
 SEED = "K7Q2-M9XD"
 MOVES = 4
 # What each kind of visit plays: the same seeded moves must give the same
