@@ -1,9 +1,9 @@
 """What the coach says over one whole match: the player's side played by a
 level (default easy) against normal, the coach on; each note the page would
 show (one per advice a deal, web/coach.js), in Spanish and English, worded by
-the page's own code (bench/coach_words.mjs under Node).
+the page's own code (bench/tune/coach_words.mjs under Node).
 
-usage: python3 bench/coach_match.py [level] [seed]   (also run by `build.py bench`)
+usage: python3 bench/tune/coach_match.py [level] [seed]
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from gin import ai, bridge  # noqa: E402
