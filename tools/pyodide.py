@@ -17,7 +17,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from .common import CACHE, cache_key, log, prune, run, sha256_file, sri
+from .common import CACHE, cache_key, log, prune, sha256_file, sri
 from .wasmdata import xor_wasm_data
 
 TOOL = Path(__file__).resolve().with_name("pyodide_tool.mjs")
