@@ -12,6 +12,19 @@ import sys
 from pathlib import Path
 
 from .common import CACHE, ROOT, VENV, log, run
+# Headless Chromium as the tests and the benches launch it (Playwright's own
+# flags plus these): no sandbox (root in a container), no GPU, no traffic of
+# its own to other hosts.
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
 
 def venv_python() -> Path:
     return VENV / "bin" / "python"

@@ -22,17 +22,9 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from tools import serve  # noqa: E402
+from tools.testenv import CHROMIUM_ARGS  # noqa: E402,F401  (the benches' launch flags)
 
 DIST = Path(os.environ.get("BENCH_DIST", ROOT / "dist")).resolve()
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 GIN_READY = "() => window.__v || (window.ginReady && window.ginReady.then(v => { window.__v = v; }), null)"
 
 

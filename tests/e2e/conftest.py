@@ -39,18 +39,10 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
+from tools.testenv import CHROMIUM_ARGS
 
 ROOT = Path(__file__).resolve().parents[2]
 DIST = ROOT / "dist"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 ALLOWED_HOSTS = {"127.0.0.1"}
 READY_TIMEOUT_MS = 60_000
 SETTINGS_KEY = "gin.settings.v1"
