@@ -34,7 +34,6 @@ import os
 import re
 import subprocess
 import sys
-import time
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -215,13 +214,23 @@ def _wait_ready(page):
     return handle.json_value()
 
 
+# Waits in the page (one round trip): the engine idle and not the computer's turn; false once
+# `limit` ms have passed.
+_IDLE = """async (limit) => {
+  const end = performance.now() + limit;
+  for (;;) {
+    await window.ginApp.idle();
+    const view = window.ginApp.view;
+    if (!(view && !view.over && view.to_act === 1)) return true;
+    if (performance.now() > end) return false;
+    await new Promise((r) => setTimeout(r, 16));
+  }
+}"""
+
+
 def _wait_idle(page, timeout_ms: int = 30_000):
-    deadline = time.monotonic() + timeout_ms / 1000
-    page.evaluate("window.ginApp.idle()")
-    while page.evaluate("window.ginApp.view && !window.ginApp.view.over && window.ginApp.view.to_act === 1"):
-        if time.monotonic() > deadline:
-            raise AssertionError("the computer did not finish its turn")
-        page.evaluate("window.ginApp.idle()")
+    if not page.evaluate(_IDLE, timeout_ms):
+        raise AssertionError("the computer did not finish its turn")
     return page.evaluate("window.ginApp.view")
 
 
