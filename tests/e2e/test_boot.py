@@ -428,7 +428,12 @@ def test_a_worker_script_that_never_arrives_fails_visibly(page, open_app, make_s
     page.expect_errors = True  # the failed boot is logged
     held = []
     page.route("**/worker.js", lambda route: held.append(route))  # never answered
-    page.goto(srv.url)
+    # The page's own clock, so the 30 s of its start timeout pass at once once the
+    # request is held (time runs as usual otherwise; the worker has its own clock).
+    page.clock.install()
+    with page.expect_request("**/worker.js"):  # the worker started: the timeout runs
+        page.goto(srv.url)
+    page.clock.fast_forward("00:31")
     page.locator("#app[data-boot=failed]").wait_for(timeout=45_000)
     assert "no llegó a arrancar" in page.locator("#app").inner_text()
     page.unroute("**/worker.js")
