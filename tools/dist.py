@@ -72,7 +72,7 @@ def ensure_pyodide() -> Path:
         stamp.write_text(lock_hash)
     version = json.loads((pkg / "package.json").read_text())["version"]
     if version != PYODIDE_VERSION:
-        sys.exit(f"build: web/node_modules has pyodide {version}, build.py pins {PYODIDE_VERSION}")
+        sys.exit(f"build: web/node_modules has pyodide {version}, tools/dist.py pins {PYODIDE_VERSION}")
     return pkg
 
 
