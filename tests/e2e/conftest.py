@@ -13,6 +13,9 @@ Fixtures (reuse them in tests/e2e/test_*.py):
                 and waits for window.ginReady; returns its value
   wait_idle     wait_idle(page): until queued engine calls and computer turns are done
   readable      readable(page, where=""): assert_readable below, as a fixture
+  turns         (autouse through _take_turns) under pytest-xdist, browser tests of different
+                workers run side by side, and a test marked `alone` runs with no other
+                browser test of the suite beside it (it measures pace or motion)
 
 Helpers (import from conftest):
   assert_readable(page, where="")  what the player and a screen reader meet on the screen
@@ -28,12 +31,15 @@ Helpers (import from conftest):
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import functools
 import json
 import os
 import re
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -105,6 +111,59 @@ def make_server(dist):
     yield start
     for srv in started:
         srv.stop()
+
+
+# --- taking turns with the other xdist workers ------------------------------------------------
+
+
+class Turns:
+    """A readers-writer lock between the suite's xdist workers, over two files in `folder`:
+    browser tests share the machine with each other; a test marked `alone` (it measures the
+    page's pace or its animations) has it to itself. Writers first: once an `alone` test
+    waits, no other browser test starts before it has run."""
+
+    def __init__(self, folder: Path) -> None:
+        folder.mkdir(parents=True, exist_ok=True)
+        self.gate = (folder / "gate").open("a")
+        self.room = (folder / "room").open("a")
+
+    @contextlib.contextmanager
+    def shared(self):
+        fcntl.flock(self.gate, fcntl.LOCK_EX)
+        fcntl.flock(self.room, fcntl.LOCK_SH)
+        fcntl.flock(self.gate, fcntl.LOCK_UN)
+        try:
+            yield
+        finally:
+            fcntl.flock(self.room, fcntl.LOCK_UN)
+
+    @contextlib.contextmanager
+    def alone(self):
+        fcntl.flock(self.gate, fcntl.LOCK_EX)
+        try:
+            fcntl.flock(self.room, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(self.room, fcntl.LOCK_UN)
+        finally:
+            fcntl.flock(self.gate, fcntl.LOCK_UN)
+
+
+@pytest.fixture(scope="session")
+def turns():
+    """The run's Turns, or None when one process runs the suite (-n 0)."""
+    run = os.environ.get("PYTEST_XDIST_TESTRUNUID")
+    return Turns(Path(tempfile.gettempdir()) / f"gin-e2e-turns-{run}") if run else None
+
+
+@pytest.fixture(autouse=True)
+def _take_turns(request, turns):
+    if turns is None:
+        yield
+        return
+    with turns.alone() if request.node.get_closest_marker("alone") else turns.shared():
+        yield
 
 
 @pytest.fixture(scope="session")

@@ -191,6 +191,7 @@ def test_snapshot_boot_plays_the_same_match_and_works_offline(context, page, ope
     assert ready["timings"]["boot"] == "snapshot"
 
 
+@pytest.mark.alone
 def test_a_first_visit_is_playable_before_the_stdlib_arrives(context, page, open_app, make_server, wait_idle, dist):
     """The restored snapshot has imported all the engine uses: the 4.5 MB
     stdlib zip is not on a first visit's way to playable. Its request is held
@@ -362,6 +363,7 @@ def test_a_garbage_snapshot_in_cache_is_deleted_and_fetched_again(damage, contex
     wait_idle(page)
 
 
+@pytest.mark.alone
 def test_a_new_build_replaces_the_cached_snapshot(page, open_app, make_server, wait_idle, dist, tmp_path):
     site = tmp_path / "site"
     shutil.copytree(dist, site)
