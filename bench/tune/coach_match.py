@@ -1,6 +1,6 @@
 """What the coach says over one whole match: the player's side played by a
 level (default easy) against normal, the coach on; each note the page would
-show (one per advice a deal, web/coach.js), in Spanish and English, worded by
+show (one per advice a deal, web/play/coach.js), in Spanish and English, worded by
 the page's own code (bench/tune/coach_words.mjs under Node).
 
 usage: python3 bench/tune/coach_match.py [level] [seed]
@@ -54,7 +54,7 @@ def main() -> int:
     node = shutil.which("node")
     words = None
     if node:
-        proc = subprocess.run([node, str(ROOT / "bench" / "coach_words.mjs")], input=json.dumps([s["note"] for s in shown]),
+        proc = subprocess.run([node, str(ROOT / "bench" / "tune" / "coach_words.mjs")], input=json.dumps([s["note"] for s in shown]),
                               capture_output=True, text=True, cwd=ROOT)
         words = json.loads(proc.stdout) if proc.returncode == 0 else None
         if words is None:

@@ -1,4 +1,4 @@
-"""The guided first deal's seed (web/tutorial.js GUIDE_SEED): a search over
+"""The guided first deal's seed (web/model/seed.js GUIDE_SEED): a search over
 seeds GUIA-0000.. for a deal against Fácil where the player, following
 Difícil's hint at each decision, meets each idea once: an upcard decision
 first, exactly one draw from the pile that completes a meld, a safe discard
