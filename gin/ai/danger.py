@@ -60,16 +60,17 @@ def _pairs_of(c: int) -> tuple[tuple[int, int, int], ...]:
 PAIRS = tuple(_pairs_of(c) for c in range(52))
 
 
-def _completing(a: int, b: int) -> int:
-    """The mask of cards ``X`` for which ``{a, b, X}`` is a meld."""
-    m = 0
+def _completing() -> dict[tuple[int, int], int]:
+    """For each pair ``(a, b)`` (both orders), the mask of cards ``X`` with ``{a, b, X}`` a meld."""
+    out: dict[tuple[int, int], int] = {}
     for x in range(52):
-        if x != a and x != b and any({p, q} == {a, b} for p, q, _ in PAIRS[x]):
-            m |= 1 << x
-    return m
+        for a, b, _ in PAIRS[x]:
+            out[(a, b)] = out.get((a, b), 0) | 1 << x
+            out[(b, a)] = out.get((b, a), 0) | 1 << x
+    return out
 
 
-_COMPLETE = {(a, b): _completing(a, b) for c in range(52) for a, b, _ in PAIRS[c]}
+_COMPLETE = _completing()
 
 _GLOBAL = ("points", "rank", "stock", "opp_draws", "last_points", "no_last", "opp_discards", "opp_known",
            "base_rate", "belief_danger", "belief_logit")
@@ -186,7 +187,7 @@ class Danger:
         a_known, b_known = (held >> a) & 1, (held >> b) & 1
         if a_known and b_known:
             return [1.0, 1.0] + [0.0] * (len(_PAIR) - 2)
-        complete = _COMPLETE[(a, b)] if (a, b) in _COMPLETE else _COMPLETE[(b, a)]
+        complete = _COMPLETE[(a, b)]
         pa, pb = self.picked_order.get(a, -1), self.picked_order.get(b, -1)
         best = [0.0, 0.0]
         n = 0

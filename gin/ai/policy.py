@@ -13,7 +13,6 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from ..melds import _meld_masks, _packings, discard_deadwood_masks, mask_value, meld_kind, solve
-from .danger import Danger
 from .habits import knock_deadwoods
 from .knock import knock_call
 from .pool import DECIDE_POOL
@@ -404,6 +403,8 @@ def decide_normal(view: dict[str, Any]) -> Decision:
 def danger_of(k: Knowledge, p: Params) -> Callable[[int], float]:
     """The chance that a discard completes a meld of the opponent, as ``p`` reads it."""
     if p.danger_model:
+        from .danger import Danger  # imported on first use: hard0 (the page's hard) never needs it
+
         return Danger(k).danger
     return k.danger
 
