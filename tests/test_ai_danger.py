@@ -114,8 +114,12 @@ def test_the_inputs_are_public_features_only(positions):
 
 
 def test_hard_settings_by_name():
-    p = ai.level_settings("hard:danger=2.5,danger_model=0,margin.standard=-4")
-    assert (p.danger, p.danger_model, p.margin["standard"], p.margin["traditional"]) == (2.5, 0, -4.0, -3.0)
+    from gin.ai.policy import HARD
+
+    # the settings start from hard's own (the page's Difícil, also hard0)
+    assert ai.level_settings("hard:danger=3").__dict__ == HARD.__dict__
+    p = ai.level_settings("hard:danger=2.5,danger_model=1,margin.standard=-4")
+    assert (p.danger, p.danger_model, p.margin["standard"], p.margin["traditional"]) == (2.5, 1, -4.0, -3.0)
     for bad in ("hard:depth=3", "hard:danger=lots", "hardest"):
         with pytest.raises(ValueError):
             ai.level_settings(bad)

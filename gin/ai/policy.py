@@ -348,9 +348,6 @@ NORMAL = Params(danger=4.0, slip=25)
 HARD = Params(danger=3.0, knock_bonus=4.0, gin_bonus=2.0, take_margin=0.0, layoff_slack=2, horizon=1.0, deep=1, late_stock=12, late_knock=6, outs=0.0,
     gin_wait=4, gin_wait_stock=6, model=1, hazard=1.0, score_aware=1,
     margin={"traditional": -3.0, "standard": -6.0, "custom": -3.0}, danger_model=0, habit=0)
-#: Difícil: hard0 (``HARD``) with the danger read from what the opponent has
-#: shown (``gin.ai.danger``) and the trade-offs tuned on it (bench/README.md).
-DIFICIL = HARD.but(danger_model=1)
 
 
 def _hand_score_normal(k: Knowledge, hand: int, card: int) -> float:
@@ -506,10 +503,10 @@ def hard_evaluator(k: Knowledge, p: Params = HARD) -> Evaluator:
 def decide_hard(
     view: dict[str, Any], *, k: Knowledge | None = None, ev: Evaluator | None = None, p: Params = HARD
 ) -> Decision:
-    """hard's decision with the parameters ``p`` (``HARD``: hard0, ``DIFICIL``:
-    Difícil).  ``k`` and ``ev`` (``Knowledge(view)`` and ``hard_evaluator(k)``)
-    may be given to share them, and the evaluator's cache, with
-    ``gin.ai.estimates`` (the review asks both)."""
+    """hard's decision with the parameters ``p`` (``HARD``: Difícil, also
+    ``hard0``; variants come from ``hard_level``).  ``k`` and ``ev``
+    (``Knowledge(view)`` and ``hard_evaluator(k)``) may be given to share them,
+    and the evaluator's cache, with ``gin.ai.estimates`` (the review asks both)."""
     k = Knowledge(view) if k is None else k
     kinds = _kinds(view)
     hand = k.hand
@@ -580,9 +577,12 @@ def decide_hard(
 
 
 def hard_level(level: str) -> Params:
-    """``"hard:key=value,..."``: Difícil's parameters with some changed, for the arena
-    and the tuning scripts (``margin.<profile>=x`` sets one profile's knock margin);
-    ``ValueError`` on a bad one."""
+    """``"hard:key=value,..."``: Difícil's parameters (``HARD``) with some changed,
+    for the arena and the tuning scripts (``margin.<profile>=x`` sets one
+    profile's knock margin; ``danger_model=1`` reads the danger from
+    ``gin.ai.danger``, ``habit=w`` weighs the opponent's showdown knocks as ``w``
+    observations against the pool's); ``ValueError`` on a bad one.  Issue 34
+    measured ``hard:danger_model=1`` no stronger than ``hard`` (bench/README.md)."""
     name, _, spec = level.partition(":")
     if name != "hard":
         raise ValueError(f"not a hard level: {level!r}")
@@ -594,23 +594,18 @@ def hard_level(level: str) -> Params:
         except ValueError:
             raise ValueError(f"not a number in {pair!r}") from None
         if key.startswith("margin."):
-            values["margin"] = {**values.get("margin", DIFICIL.margin), key[7:]: number}
-        elif key in DIFICIL.__dict__ and key != "margin":
+            values["margin"] = {**values.get("margin", HARD.margin), key[7:]: number}
+        elif key in HARD.__dict__ and key != "margin":
             values[key] = number
         else:
             raise ValueError(f"unknown hard setting {key!r}")
-    return DIFICIL.but(**values)
-
-
-def decide_dificil(view: dict[str, Any]) -> Decision:
-    """Difícil: hard's decision with the parameters ``DIFICIL``."""
-    return decide_hard(view, p=DIFICIL)
+    return HARD.but(**values)
 
 
 DECIDE = {
     "easy": decide_easy,
     "normal": decide_normal,
-    "hard": decide_dificil,
+    "hard": decide_hard,
     "hard0": decide_hard,
     "baseline": decide_baseline,
     "random": decide_random,
