@@ -221,6 +221,9 @@ def write(model, args) -> None:
 
 
 def main() -> int:
+    if len(sys.argv) == 1:  # `python3 build.py bench` runs every script bare: a research script, not a benchmark
+        print(__doc__.split("\n\n")[0] + " Research only: run it with arguments (bench/README.md).")
+        return 0
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = p.add_subparsers(dest="cmd", required=True)
     c = sub.add_parser("collect")

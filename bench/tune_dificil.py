@@ -99,6 +99,10 @@ def report(done: dict, profile: str, seed: str, opponents: list[str], levels: li
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if not argv:  # `python3 build.py bench` runs every script bare: a research script, not a benchmark
+        print(__doc__.split("\n\n")[0] + " Research only: run it with arguments (bench/README.md).")
+        return 0
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("levels", nargs="+")
     p.add_argument("--opponents", default="baseline")
