@@ -248,6 +248,15 @@ export function summarize(records, { level = null, profile = null } = {}, totals
   };
 }
 
+// The statistics or a finished match could not be written (storage full or
+// blocked): the page tells the player, as it does for the match's own save.
+export class NotSaved extends Error {
+  constructor() {
+    super("storage.stats_full");
+    this.key = "storage.stats_full";
+  }
+}
+
 // A refusal of an import, told in words by the panel: {key, vars}.
 export class ImportRefused extends Error {
   constructor(key, vars = {}) {
@@ -358,7 +367,7 @@ async function count(fin, save, at = Date.now()) {
   const id = matchId(save);
   const keepIt = over && !cleared.has(id) && !list.some((m) => matchId(m.save) === id);
   if (keepIt) list.push({ at, save });
-  if (added || keepIt) write(fin, list, recs, true);
+  if ((added || keepIt) && !write(fin, list, recs, true)) throw new NotSaved();
   return added;
 }
 
@@ -380,7 +389,7 @@ async function reconcile(fin) {
       // an unreadable kept save is shown as such by the list, not counted
     }
   }
-  if (added) write(fin, list, recs);
+  if (added && !write(fin, list, recs)) throw new NotSaved();
   return added;
 }
 

@@ -5,7 +5,7 @@
 // Its state is one record (createController below); every function here
 // takes it first, and the factory only wires them.
 
-import { createFinished } from "../data/finished.js";
+import { createFinished, NotSaved } from "../data/finished.js";
 import { createEngine, EngineError, REVIEW_ROLE } from "../runtime/engine.js";
 import { newSeed, normalizeSeed, seedFromHash } from "../model/seed.js";
 import { newMatchRules, rulesFromHash, rulesHash } from "../model/variants.js";
@@ -176,9 +176,17 @@ function accept(ctrl, result) {
   const key = ended ? `${state.view.seed}:${ended}` : ""; // "" again at a new match's first deal
   if (ended && (key !== ctrl.counted || state.view.over)) {
     const save = result.save;
-    enqueue(ctrl, () => ctrl.finished.count(save)).catch((err) => console.warn("finished:", err));
+    enqueue(ctrl, () => ctrl.finished.count(save)).catch((err) => finishedFailed(ctrl, err));
   }
   ctrl.counted = key;
+}
+
+// The statistics or a finished match could not be written: told like the
+// match's own failed save; anything else is the engine's (a dead worker is
+// told by its replacement).
+function finishedFailed(ctrl, err) {
+  if (err instanceof NotSaved) ctrl.notify(err.key, "warning");
+  else console.warn("finished:", err);
 }
 
 // A deal that ends starts the next at once: the result panel shows the
@@ -614,7 +622,7 @@ async function start(ctrl) {
   try {
     const { timings } = await ctrl.engine.ready;
     await enqueue(ctrl, () => openMatch(ctrl));
-    enqueue(ctrl, () => ctrl.finished.reconcile()).catch((err) => console.warn("finished:", err));
+    enqueue(ctrl, () => ctrl.finished.reconcile()).catch((err) => finishedFailed(ctrl, err));
     state.boot.stage = "ready";
     ctrl.render();
     const asked = ctrl.linkAsked;
