@@ -5,7 +5,7 @@
 import { KEYS } from "./data/keys.js";
 import { createStorage } from "./data/storage.js";
 import { seedFromHash } from "./model/seed.js";
-import { rulesFromHash } from "./model/variants.js";
+import { linkRules } from "./model/challenge.js";
 import { pickLanguage, translator } from "./text/i18n.js";
 import { renderPage } from "./table/render.js";
 import { createMotion } from "./table/motion.js";
@@ -17,8 +17,10 @@ import { ANIM_MS, checkSettings } from "./model/settings.js";
 import { onFullscreenChange } from "./table/fullscreen.js";
 import { coachIdle } from "./play/coach.js";
 import { createTutorial, firstVisit } from "./play/tutorial.js";
+import { offerAtStart, receiveLink } from "./play/daily.js";
 
 const root = document.getElementById("app");
+const openedAt = location.hash; // the address the page was opened with (the controller rewrites it)
 const announcer = document.getElementById("announcer");
 const motion = createMotion(root);
 const storage = createStorage();
@@ -59,6 +61,13 @@ const state = {
     coachSummary: null, // the costliest decisions of the deal just ended {seed, deal, items} (coach.js)
     tutorial: null, // the guided deal under way {step, kind, hint} (tutorial.js)
     tutorialOffer: firstVisit(storage, location.hash),
+    // The day's match and challenges (play/daily.js says what each holds).
+    followed: null,
+    fixed: null,
+    challenges: [],
+    daily: null,
+    dailyOffer: null,
+    shared: null,
     focus: null,
   },
 };
@@ -168,7 +177,11 @@ const controller = createController({
   render,
   announce,
   notify,
-  onReady: (value) => resolveReady(value),
+  onReady: (value) => {
+    offerAtStart(state, storage, openedAt); // the day's match, offered at the start
+    if (state.ui.dailyOffer) render();
+    resolveReady(value);
+  },
   settled: () => motion.settled(), // the computer waits for the motion in front of it
 });
 const tutorial = createTutorial({ state, controller, render });
@@ -178,10 +191,21 @@ const intents = createIntents({ state, controller, render, announce, setLanguage
 // only relabels the button: the match stays exactly where it was.
 onFullscreenChange(() => render());
 
+// A challenge in the link is kept first (and told), whatever is asked next.
+function receive(hash) {
+  const told = receiveLink(storage, hash);
+  if (told) notify(told, "info");
+  return told;
+}
+
 window.addEventListener("hashchange", () => {
   const wanted = seedFromHash(location.hash);
+  const challenged = receive(location.hash);
   if (state.view && state.boot.stage === "ready" && wanted && wanted !== state.view.seed) {
-    controller.followLink(wanted, rulesFromHash(location.hash));
+    controller.followLink(wanted, linkRules(location.hash));
+  } else if (challenged && state.view) {
+    controller.followMatch(); // a challenge for the match on the table
+    render();
   }
 });
 
@@ -220,6 +244,7 @@ if (checked.bad.length) {
   if (storage.setAside(KEYS.settings, raw) || storage.asideList().some((s) => s.key === KEYS.settings && s.raw === raw)) storage.writeSettings(state.settings);
   notify("settings.reset", "warning");
 }
+receive(location.hash);
 bindInput(root, intents);
 bindDrag(root, intents);
 controller.start();

@@ -7,13 +7,15 @@
 
 import { createFinished } from "../data/finished.js";
 import { createEngine, EngineError, REVIEW_ROLE } from "../engine.js";
-import { newSeed, normalizeSeed, seedFromHash } from "../model/seed.js";
-import { newMatchRules, rulesFromHash, rulesHash } from "../model/variants.js";
+import { GUIDE_SEED, newSeed, normalizeSeed, seedFromHash } from "../model/seed.js";
+import { newMatchRules, rulesHash } from "../model/variants.js";
+import { linkRules } from "../model/challenge.js";
 import { computerMove } from "../text/words.js";
 import { restoredKnock } from "../model/knock.js";
 import { SPEED_DELAY_MS } from "../model/settings.js";
 import { askCoach, askSummary, coaching } from "./coach.js";
 import { guided } from "./tutorial.js";
+import { followMatch } from "./daily.js";
 import { createTabs } from "../data/tabs.js";
 import { openElsewhereSheet, openLinkSheet } from "../screens/questions.js";
 
@@ -55,7 +57,7 @@ export function createController({ state, storage, render, announce, notify, onR
     finished: null, // finished matches and statistics (data/finished.js)
     tabs: null, // which tab plays the match (data/tabs.js)
     elsewhere: null, // the sheet saying the match is open in another tab
-    linkAsked: null, // a link's seed to ask about once the table is up (start)
+    linkAsked: null, // {seed, rules}: a link to ask about once the table is up (start)
     pendingStep: null, // {mine, before, answer}: the computer's step asked of the engine, not shown yet
     restart: null, // the engine's replacement under way (engineDied)
   };
@@ -85,7 +87,12 @@ export function createController({ state, storage, render, announce, notify, onR
     // An extra engine for the viewer's review (the caller terminates it).
     reviewEngine: () => createEngine({ role: REVIEW_ROLE }),
     finished: ctrl.finished,
-    followLink: (wanted, rules) => followLink(ctrl, wanted, rules),
+    followLink: (wanted, rules, ask) => followLink(ctrl, wanted, rules, ask),
+    // The match on the table looked at again (a challenge just received for it).
+    followMatch: () => {
+      ctrl.state.ui.followed = null;
+      followMatch(ctrl.state, storage, ctrl.tabs.owns());
+    },
     openMatches: () => openMatches(ctrl),
     storage,
     resumeMatch: (seed) => runTask(ctrl, () => openSeed(ctrl, seed)),
@@ -166,6 +173,7 @@ function accept(ctrl, result) {
   if (result.save) persistMatch(ctrl, result.save);
   if (state.view) showSeedInUrl(ctrl, state.view.seed, state.view.rules);
   noticeFinishedDeal(ctrl);
+  if (!guided(state)) followMatch(state, ctrl.storage, ctrl.tabs.owns()); // the day's result, the challenges (play/daily.js)
   // Statistics count each deal when it ends and the match when it ends (a
   // finished match is kept too). finished.js knows each by its seed, rules
   // and actions: a reload, the end screen again or an older save adds
@@ -248,7 +256,7 @@ function enqueue(ctrl, task) {
 async function startMatch(ctrl, seed, rules = null) {
   const { state } = ctrl;
   ctrl.generation++;
-  if (!rules || !rules.level) state.ui.tutorial = null; // any other match ends the guided deal
+  if (seed !== GUIDE_SEED) state.ui.tutorial = null; // any other match ends the guided deal
   const { profile, options = {} } = rules || newMatchRules(state.settings);
   const level = (rules && rules.level) || state.settings.level;
   await ctrl.tabs.claim(seed);
@@ -334,21 +342,23 @@ async function openMatch(ctrl) {
   }
   if (current && (!wanted || current === wanted)) return openSeed(ctrl, current, stored, !wanted);
   if (current && wanted && (await ctrl.tabs.claim(current)) && (await resume(ctrl, stored.save, stored.raw)) && !ctrl.state.view.over) {
-    ctrl.linkAsked = wanted; // asked once the table is up (start)
+    ctrl.linkAsked = { seed: wanted, rules: linkRules(location.hash) }; // asked once the table is up (start)
     return;
   }
   try {
-    await openSeed(ctrl, wanted || newSeed(), storage.readMatch(), false, wanted ? rulesFromHash(location.hash) : null);
+    await openSeed(ctrl, wanted || newSeed(), storage.readMatch(), false, wanted ? linkRules(location.hash) : null);
   } catch (err) {
     if (!wanted || !(err instanceof EngineError) || err.code === "engine_dead") throw err;
     await startMatch(ctrl, newSeed()); // the URL's seed was refused by the engine
   }
 }
 
-// A link (or a typed hash) names another match than the one on the table.
-// With a match in progress it asks: open it (this one is kept and can be
-// resumed from "Partidas"), open it and drop this one, or stay.
-function followLink(ctrl, wanted, rules = null) {
+// A link (or a typed hash, or a day of the calendar) names another match
+// than the one on the table. With a match in progress it asks: open it
+// (this one is kept and can be resumed from "Partidas"), open it and drop
+// this one, or stay. rules: {profile, options, level?}; ask: "daily" for a
+// day of the calendar (the question names it so).
+function followLink(ctrl, wanted, rules = null, ask = null) {
   const { state } = ctrl;
   if (!state.view || wanted === state.view.seed) return;
   const current = state.view.seed;
@@ -363,6 +373,7 @@ function followLink(ctrl, wanted, rules = null) {
     t: () => state.t,
     current,
     wanted,
+    ask,
     onOpen: () => go(false),
     onDrop: () => go(true),
     onStay: () => showSeedInUrl(ctrl, current),
@@ -602,7 +613,7 @@ async function start(ctrl) {
     state.boot.stage = "ready";
     ctrl.render();
     playOn(ctrl); // the computer may be the one to move
-    if (ctrl.linkAsked) followLink(ctrl, ctrl.linkAsked);
+    if (ctrl.linkAsked) followLink(ctrl, ctrl.linkAsked.seed, ctrl.linkAsked.rules);
     ctrl.linkAsked = null;
     Promise.resolve(navigator.storage?.persist?.()).catch(() => {}); // ask to keep our data under pressure
     ctrl.onReady({ timings, seed: state.view.seed, at: performance.now() });
