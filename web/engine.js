@@ -2,11 +2,13 @@
 // as events. Callers see the bridge's result ({view, save, ...}) or an
 // EngineError carrying a stable code the UI translates.
 
+// details: what else the bridge said of a refusal (parse_text: {kind, line, text}).
 export class EngineError extends Error {
-  constructor(code, message) {
+  constructor(code, message, details = {}) {
     super(message || code);
     this.name = "EngineError";
     this.code = code;
+    this.details = { kind: details.kind ?? null, line: details.line ?? null, text: details.text ?? null };
   }
 }
 
@@ -116,7 +118,7 @@ export function createEngine({ workerUrl = null, role = null, fresh = false, onP
         reject(new EngineError(message.error.code, message.error.message));
       } else if (message.result && message.result.ok === false) {
         const error = message.result.error || {};
-        reject(new EngineError(error.code || "engine_error", error.message));
+        reject(new EngineError(error.code || "engine_error", error.message, error));
       } else {
         resolve(message.result);
       }
