@@ -173,7 +173,7 @@ function accept(ctrl, result) {
   if (result.save) persistMatch(ctrl, result.save);
   if (state.view) showSeedInUrl(ctrl, state.view.seed, state.view.rules);
   noticeFinishedDeal(ctrl);
-  if (!guided(state)) followMatch(state, ctrl.storage, ctrl.tabs.owns()); // the day's result, the challenges (play/daily.js)
+  followMatch(state, ctrl.storage, ctrl.tabs.owns() && !guided(state)); // the day's result, the challenges (play/daily.js)
   // Statistics count each deal when it ends and the match when it ends (a
   // finished match is kept too). finished.js knows each by its seed, rules
   // and actions: a reload, the end screen again or an older save adds

@@ -39,9 +39,10 @@ export function todayOf(state, storage, now = new Date()) {
 }
 
 // After every engine answer (controller.accept): when the match or its
-// end changed, the day's result and the challenges' answers are kept (by
-// the tab that owns the match), and what the table shows of them is read.
-export function followMatch(state, storage, owns = true, at = Date.now()) {
+// end changed, the day's result and the challenges' answers are kept
+// (`keep`: by the tab that owns the match, never for the guided deal), and
+// what the table shows of them is read.
+export function followMatch(state, storage, keep = true, at = Date.now()) {
   const { view, save } = state;
   if (!view || !save || !save.rules) return;
   const key = keyOfSave(save, save.rules);
@@ -50,7 +51,7 @@ export function followMatch(state, storage, owns = true, at = Date.now()) {
   if (!state.ui.followed || !state.ui.followed.startsWith(`${key}|`)) state.ui.shared = null;
   state.ui.followed = mark;
   const day = isDailyMatch(save, save.rules) ? dayOfSeed(String(save.seed)) : null;
-  if (view.over && view.final && key && owns) {
+  if (view.over && view.final && key && keep) {
     const result = summaryOf(view);
     if (day) recordDay(storage, day, result, at);
     answerChallenges(storage, key, result);
