@@ -103,13 +103,16 @@ function dealOnly(result, number) {
 // The sheet's contents brought to `children` keeping every node that stays
 // (their click handlers are those of the first draw: they read the viewer's
 // state when pressed, never a copy); the focus on `focusKey` when given,
-// else where it was, else on the first control.
+// else where it was, else on the first control — unless another sheet is on top.
 function fillKeyed(sheet, heading, children, focusKey) {
   const { panel, title, body } = sheet;
   if (title.textContent !== heading) title.textContent = heading;
   const next = document.createElement("div");
   next.append(...children.filter(Boolean));
   morphChildren(body, next);
+  // Under another sheet ("Pegar una partida"), the review still running: the focus stays on the top one.
+  const sheets = document.querySelectorAll(".sheet-overlay");
+  if (sheets[sheets.length - 1] !== sheet.box) return;
   const target = focusKey ? panel.querySelector(`[data-key="${CSS.escape(focusKey)}"]`) : null;
   if (target && !target.disabled) target.focus({ preventScroll: true });
   else if (!panel.contains(document.activeElement) || document.activeElement.disabled) {
