@@ -511,6 +511,8 @@ def test_the_calendar_marks_each_day_and_the_days_record_is_kept_apart_from_free
         assert labels["2026-11-29"] == "29 de noviembre de 2026: a medias" and marks["2026-11-29"] == "…"
         assert labels["2026-12-02"] == "2 de diciembre de 2026: sin jugar" and marks["2026-12-02"] == ""
         assert len(labels) == 30 and min(labels) == "2026-11-04"
+        # The grid names no month: its heading (the list's name) says which days it spans.
+        assert dialog.get_by_role("list", name="Últimos 30 días: del 4 de noviembre al 3 de diciembre").count() == 1
         assert_accessible(page, "calendar")
         look_at_every_size(page, "calendar", "daily-calendar")
         # The calendar is one Tab stop; the arrows go by day and by week, Home and End to its ends.
@@ -685,6 +687,7 @@ def test_in_english(browser, open_app, challenge):
         assert dialog.locator(".daily-today h3").text_content() == "Today, Thursday, 3 December 2026"
         assert dialog.locator(".challenge-item .game-outcome").text_content() == "Daily match of 1 December 2026 · Play"
         assert dialog.locator('.day[data-day="2026-12-02"]').get_attribute("aria-label") == "2 December 2026: not played"
+        assert dialog.locator("#daily-calendar-title").text_content() == "Last 30 days: 4 November to 3 December"
         assert_readable(page, "calendar in English")
         button(page, "Back to the menu").click()
         page.get_by_role("button", name="Matches").click()

@@ -99,7 +99,8 @@ function calendar(cal, t, lang, status) {
   return el(
     "section",
     { class: "daily-calendar", "aria-labelledby": "daily-calendar-title" },
-    el("h3", { id: "daily-calendar-title", text: t("daily.calendar") }),
+    // The span in the heading ("del 4 de noviembre al 3 de diciembre"): the grid has no month names.
+    el("h3", { id: "daily-calendar-title", text: t("daily.calendar", { from: dayText(lang, days[0], { year: false }), to: dayText(lang, days[days.length - 1], { year: false }) }) }),
     el("div", { class: "weekdays", "aria-hidden": "true" }, head),
     el("ol", { class: "days", "aria-labelledby": "daily-calendar-title" }, blanks, cells),
     el("p", { class: "note daily-legend", text: t("daily.legend") }),

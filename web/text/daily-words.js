@@ -7,11 +7,11 @@ import { dateOfDay, dayOfSeed } from "../model/daily.js";
 import { outcomeOf } from "../model/challenge.js";
 import { profileName, rulesFromHash } from "../model/variants.js";
 
-// "3 de diciembre de 2026" / "3 December 2026"; with the weekday, "jueves, 3 de…".
-export function dayText(lang, day, { weekday = false } = {}) {
+// "3 de diciembre de 2026" / "3 December 2026"; with the weekday, "jueves, 3 de…"; without the year, "3 de diciembre".
+export function dayText(lang, day, { weekday = false, year = true } = {}) {
   const date = dateOfDay(day);
   if (!date) return day;
-  const options = { day: "numeric", month: "long", year: "numeric", ...(weekday ? { weekday: "long" } : {}) };
+  const options = { day: "numeric", month: "long", ...(year ? { year: "numeric" } : {}), ...(weekday ? { weekday: "long" } : {}) };
   return new Intl.DateTimeFormat(localeOf(lang), options).format(date);
 }
 
