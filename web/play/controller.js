@@ -6,7 +6,7 @@
 // takes it first, and the factory only wires them.
 
 import { createFinished } from "../data/finished.js";
-import { createEngine, EngineError, REVIEW_ROLE } from "../engine.js";
+import { createEngine, EngineError, REVIEW_ROLE } from "../runtime/engine.js";
 import { GUIDE_SEED, newSeed, normalizeSeed, seedFromHash } from "../model/seed.js";
 import { newMatchRules, rulesHash } from "../model/variants.js";
 import { linkRules } from "../model/challenge.js";
@@ -153,7 +153,7 @@ function persistMatch(ctrl, save) {
   state.save = save;
   // told once at start-up; another tab plays it; the guided deal is not kept
   if (!storage.available || guided(state) || !ctrl.tabs.owns()) return;
-  if (!storage.writeMatch(save)) ctrl.notify("storage.full", "warning");
+  if (!storage.writeMatch(save, Boolean(state.view && state.view.over))) ctrl.notify("storage.full", "warning");
 }
 
 // Keep the URL naming the current match's seed, so a reload (or a shared

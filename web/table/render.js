@@ -4,7 +4,7 @@
 // for input.js, data-key so focus survives a rebuild, and their single-key
 // shortcut (shortcuts.js) in aria-keyshortcuts.
 
-import { BOOT_STAGES } from "../engine.js";
+import { BOOT_STAGES } from "../runtime/engine.js";
 import { bySuit, byRank, orderMeld, isSet } from "../model/cards.js";
 import { cardBack, cardClasses, cardFace } from "./card-faces.js";
 import { el, faceCard, intentButton } from "./dom.js";
