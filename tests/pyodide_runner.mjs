@@ -110,9 +110,12 @@ while (answer.ok && !answer.view.over && steps < Number(maxSteps)) {
     answer = call("computer_step", {});
   }
 }
-call("save", {});
+const save = call("save", {}).save;
 // The match as text, printed and read back (gin.notation): the same text and save as in CPython.
 call("parse_text", { text: call("match_text", {}).text });
+// Issue 32 on the finished match: a deal played again by Difícil, and a part of Comprobar.
+call("duplicate", { save, deal: 1 });
+call("verify", { save, count: 12, samples: 2 });
 if (extra.early_import) extra.early_import = extra.early_import();
 
 await writeFile(outPath, JSON.stringify({ transcript, steps, python: pyodide.runPython("import sys; sys.version"), ...extra }));

@@ -16,16 +16,29 @@ WEB = Path(__file__).resolve().parents[1] / "web"
 # Each scenario is a list of steps over one shared localStorage; a step is
 # ["tab", n] (a fresh page: a new storage record over the same storage),
 # ["write", seed, actions, over], ["file", seed, actions] (finished.js kept it
-# with the finished matches) or ["open"] (the seeds of openMatches(), recorded).
+# with the finished matches), ["refuse", seed] (the engine refused that kept
+# match, or the one on the key: the page sets it aside), and what is recorded:
+# ["open"] (the seeds of openMatches()), ["current"] (the match on the key),
+# ["aside"] (the seeds kept aside).
 SCRIPT = """
 const web = process.argv[1];
 const { createStorage } = await import(web + "/data/storage.js");
 const { KEYS } = await import(web + "/data/keys.js");
 function memory() {
   const m = new Map();
+  const used = () => [...m].reduce((n, [k, v]) => n + k.length + v.length, 0);
   return {
+    quota: Infinity,  // characters, keys and values, as browsers count them
+    used,
     getItem: (k) => (m.has(k) ? m.get(k) : null),
-    setItem: (k, v) => void m.set(k, String(v)),
+    setItem(k, v) {
+      const before = m.get(k);
+      m.set(k, String(v));
+      if (used() > this.quota) {
+        if (before === undefined) m.delete(k); else m.set(k, before);
+        throw new Error("QuotaExceededError");
+      }
+    },
     removeItem: (k) => void m.delete(k),
     key: (i) => [...m.keys()][i] ?? null,
     get length() { return m.size; },
@@ -48,6 +61,17 @@ for (const steps of JSON.parse(process.argv[2])) {
       local.setItem(KEYS.finished, JSON.stringify(list));
     } else if (op === "open") seen.push(storage.openMatches().map((m) => m.seed));
     else if (op === "put_open") local.setItem(KEYS.open, JSON.stringify(args[0].map(([seed, n]) => ({ seed, at: 0, save: save(seed, n) }))));
+    else if (op === "refuse") {  // the engine refused this kept save: the page sets it aside
+      const kept = storage.openMatches().find((m) => m.seed === args[0]);
+      storage.setAsideMatch(kept ? JSON.stringify(kept.save) : local.getItem(KEYS.match));
+    } else if (op === "full") local.quota = local.used() + args[0];
+    else if (op === "saved") seen.push(storage.writeMatch(save(args[0], args[1]), false));
+    else if (op === "corrupt_key") local.setItem(KEYS.match, "{not json" + "x".repeat(2000));
+    else if (op === "raw_key") seen.push(local.getItem(KEYS.match));
+    else if (op === "current") {
+      const m = storage.readMatch();
+      seen.push(m.status === "ok" ? [m.save.seed, m.save.actions.length] : m.status);
+    } else if (op === "aside") seen.push(JSON.parse(local.getItem(KEYS.aside) || "[]").map((s) => JSON.parse(s.raw).seed));
   }
   out.push(seen);
 }
@@ -103,3 +127,31 @@ def test_finished_matches_an_older_build_filed_as_unfinished_are_no_longer_liste
     # A match with the same seed but more moves than the finished copy is still unfinished.
     (seen,) = run([[["put_open", [["X", 4]]], ["file", "X", 30], ["open"]]])
     assert seen == [["X"]]
+
+
+def test_a_kept_match_the_engine_refuses_goes_aside_and_the_match_being_played_stays():
+    # A is played, B was left for it; B's save cannot be read by this build (Partidas → B).
+    (seen,) = run([[
+        ["write", "B", 4, False], ["write", "A", 6, False],
+        ["open"], ["refuse", "B"], ["current"], ["open"], ["aside"],
+        # B starts again from its first deal: A joins the unfinished ones, nothing lost.
+        ["write", "B", 0, False], ["open"],
+    ]])
+    assert seen == [["B"], ["A", 6], [], ["B"], ["A"]]
+    # The match on the key refused (a reload): it goes aside and the key is freed for a new one.
+    (seen,) = run([[["write", "A", 6, False], ["tab", 2], ["refuse", "A"], ["current"], ["aside"]]])
+    assert seen == ["none", ["A"]]
+
+
+def test_a_link_on_a_nearly_full_storage_never_replaces_the_match_it_could_not_keep():
+    (seen,) = run([[
+        ["write", "A", 40, False],
+        ["full", 200],  # room for a few more characters, not for A's copy among the unfinished
+        ["saved", "LINK", 0], ["current"], ["open"],
+        # A's own moves still save where they fit.
+        ["saved", "A", 41], ["current"],
+    ]])
+    assert seen == [False, ["A", 40], [], True, ["A", 41]]
+    # An unreadable value on the key that cannot be kept aside is not overwritten either.
+    (seen,) = run([[["write", "A", 40, False], ["tab", 2], ["corrupt_key"], ["full", 50], ["saved", "LINK", 0], ["raw_key"]]])
+    assert seen == [False, "{not json" + "x" * 2000]

@@ -242,9 +242,17 @@ function readChecked(store, key, check) {
 
 // Keep an unreadable save aside (never delete a player's data) and free
 // the main key for a new match.
+// `raw` is the match on the key, or a kept unfinished one (Partidas, a
+// link, "Jugar aquí"): that one goes aside and off the list, and the match
+// on the key, another one, stays where it is.
 function setAsideMatch(store, raw) {
   if (raw === null || raw === undefined) return true;
-  return setAside(store, KEYS.match, raw, { free: true });
+  if (read(store, KEYS.match) === raw) return setAside(store, KEYS.match, raw, { free: true });
+  const kept = setAside(store, KEYS.open, raw) || asideList(store).some((s) => s.raw === raw);
+  if (!kept) return false;
+  const list = openList(store);
+  const left = list.filter((m) => JSON.stringify(m.save) !== raw);
+  return left.length === list.length || writeOpen(store, left);
 }
 
 // --- unfinished matches kept besides the current one ----------------------------------
@@ -286,7 +294,7 @@ function keepOtherMatch(store, seed) {
   if (raw === null || (raw === store.lastWritten.text && seed === store.lastWritten.seed)) return true;
   if (raw === store.lastWritten.text && store.lastWritten.over) return true;
   const other = parseSave(raw);
-  if (!other || typeof other.seed !== "string") return setAside(store, KEYS.match, raw) || true;
+  if (!other || typeof other.seed !== "string") return setAside(store, KEYS.match, raw) || asideList(store).some((s) => s.key === KEYS.match && s.raw === raw);
   if (String(other.seed) === seed) return true;
   if (finishedIds(store).has(matchId(other))) return true;
   const list = openList(store).filter((m) => m.seed !== String(other.seed));
@@ -310,9 +318,10 @@ function readMatch(store) {
 function writeMatch(store, save, over) {
   if (!store.backend || !store.owns()) return false;
   const seed = String(save.seed);
-  keepOtherMatch(store, seed);
+  // The match on the key is never replaced before it is kept elsewhere: if
+  // there is no room to keep it, this one is not saved (and the page says so).
   const text = JSON.stringify(save);
-  const ok = write(store, KEYS.match, text);
+  const ok = keepOtherMatch(store, seed) && write(store, KEYS.match, text);
   if (ok) {
     store.lastWritten = { text, seed, over: Boolean(over) };
     const list = openList(store);
