@@ -5,7 +5,7 @@
 import { KEYS } from "./data/keys.js";
 import { createStorage } from "./data/storage.js";
 import { seedFromHash } from "./model/seed.js";
-import { rulesFromHash } from "./model/variants.js";
+import { linkRules } from "./model/challenge.js";
 import { pickLanguage, translator } from "./text/i18n.js";
 import { renderPage } from "./table/render.js";
 import { createMotion } from "./table/motion.js";
@@ -20,8 +20,10 @@ import { coachIdle } from "./play/coach.js";
 import { createTutorial, firstVisit } from "./play/tutorial.js";
 import { createNotices } from "./play/notices.js";
 import { bindNoticeHold, placeNotices } from "./table/notices.js";
+import { offerAtStart, receiveLink } from "./play/daily.js";
 
 const root = document.getElementById("app");
+const openedAt = location.hash; // the address the page was opened with (the controller rewrites it)
 const announcer = document.getElementById("announcer");
 const motion = createMotion(root);
 const storage = createStorage();
@@ -65,6 +67,13 @@ const state = {
     coachSummary: null, // the costliest decisions of the deal just ended {seed, deal, items} (coach.js)
     tutorial: null, // the guided deal under way {step, kind, hint} (tutorial.js)
     tutorialOffer: firstVisit(storage, location.hash),
+    // The day's match and challenges (play/daily.js says what each holds).
+    followed: null,
+    fixed: null,
+    challenges: [],
+    daily: null,
+    dailyOffer: null,
+    shared: null,
     focus: null,
   },
 };
@@ -181,7 +190,11 @@ const controller = createController({
   render,
   announce,
   notify,
-  onReady: (value) => resolveReady(value),
+  onReady: (value) => {
+    offerAtStart(state, storage, openedAt); // the day's match, offered at the start
+    if (state.ui.dailyOffer) render();
+    resolveReady(value);
+  },
   settled: () => motion.settled(), // the computer waits for the motion in front of it
 });
 const tutorial = createTutorial({ state, controller, render, notify });
@@ -191,10 +204,21 @@ const intents = createIntents({ state, controller, render, announce, setLanguage
 // only relabels the button: the match stays exactly where it was.
 onFullscreenChange(() => render());
 
+// A challenge in the link is kept first (and told), whatever is asked next.
+function receive(hash) {
+  const told = receiveLink(storage, hash);
+  if (told) notify(told, "info");
+  return told;
+}
+
 window.addEventListener("hashchange", () => {
   const wanted = seedFromHash(location.hash);
+  const challenged = receive(location.hash);
   if (state.view && state.boot.stage === "ready" && wanted && wanted !== state.view.seed) {
-    controller.followLink(wanted, rulesFromHash(location.hash));
+    controller.followLink(wanted, linkRules(location.hash));
+  } else if (challenged && state.view) {
+    controller.followMatch(); // a challenge for the match on the table
+    render();
   }
 });
 
@@ -238,6 +262,7 @@ if (checked.bad.length) {
   const [key, vars] = settingsResetNotice(checked.bad);
   notify(key, "warning", vars);
 }
+receive(location.hash);
 // A tap or a key while a deal lands lands it (table/input.js).
 bindInput(root, { ...intents, skipDeal: () => motion.skipDeal() });
 bindNoticeHold(root, (reason, on) => notices.hold(reason, on));

@@ -17,6 +17,7 @@
 // replayed from its seed with the same moves never count anything twice.
 
 import { KEYS } from "./keys.js";
+import { isDailyLine } from "../model/daily.js";
 
 export const KEEP = 50;
 // Statistics lines kept one by one (about 235 matches); older ones are summed
@@ -184,6 +185,12 @@ function mergeTotals(mine, theirs, recs) {
 // Sums `lines` (oldest first) into `totals` (changed in place).
 function fold(totals, lines) {
   for (const r of lines) {
+    if (isDailyLine(r)) {
+      // The day's matches are counted apart (data/daily.js): only known, never summed.
+      totals.ids.push(digest(r.id));
+      totals.until = Math.max(totals.until, r.at);
+      continue;
+    }
     const group = (totals.groups[filterKey(r.level, r.profile)] ||= zeroGroup());
     for (const k of COUNTERS) group[k] += r[k];
     group.knock_deadwood += r.knock_deadwood;

@@ -7,13 +7,15 @@
 
 import { createFinished, NotSaved } from "../data/finished.js";
 import { createEngine, EngineError, REVIEW_ROLE } from "../runtime/engine.js";
-import { newSeed, normalizeSeed, seedFromHash } from "../model/seed.js";
-import { newMatchRules, rulesFromHash, rulesHash } from "../model/variants.js";
+import { GUIDE_SEED, newSeed, normalizeSeed, seedFromHash } from "../model/seed.js";
+import { newMatchRules, rulesHash } from "../model/variants.js";
+import { linkRules } from "../model/challenge.js";
 import { computerMove } from "../text/words.js";
 import { restoredKnock } from "../model/knock.js";
 import { SPEED_DELAY_MS } from "../model/settings.js";
 import { askCoach, askSummary, coaching } from "./coach.js";
 import { guided } from "./tutorial.js";
+import { followMatch } from "./daily.js";
 import { createTabs } from "../data/tabs.js";
 import { openElsewhereSheet, openLinkSheet } from "../screens/questions.js";
 
@@ -85,7 +87,12 @@ export function createController({ state, storage, render, announce, notify, onR
     // An extra engine for the viewer's review (the caller terminates it).
     reviewEngine: () => createEngine({ role: REVIEW_ROLE }),
     finished: ctrl.finished,
-    followLink: (wanted, rules) => followLink(ctrl, wanted, rules),
+    followLink: (wanted, rules, ask) => followLink(ctrl, wanted, rules, ask),
+    // The match on the table looked at again (a challenge just received for it).
+    followMatch: () => {
+      ctrl.state.ui.followed = null;
+      followMatch(ctrl.state, storage, ctrl.tabs.owns());
+    },
     openMatches: () => openMatches(ctrl),
     storage,
     resumeMatch: (seed) => runTask(ctrl, () => openSeed(ctrl, seed)),
@@ -166,6 +173,7 @@ function accept(ctrl, result) {
   if (result.save) persistMatch(ctrl, result.save);
   if (state.view) showSeedInUrl(ctrl, state.view.seed, state.view.rules);
   noticeFinishedDeal(ctrl);
+  followMatch(state, ctrl.storage, ctrl.tabs.owns() && !guided(state)); // the day's result, the challenges (play/daily.js)
   // Statistics count each deal when it ends and the match when it ends (a
   // finished match is kept too). finished.js knows each by its seed, rules
   // and actions: a reload, the end screen again or an older save adds
@@ -257,7 +265,7 @@ function enqueue(ctrl, task) {
 async function startMatch(ctrl, seed, rules = null) {
   const { state } = ctrl;
   ctrl.generation++;
-  if (!rules || !rules.level) state.ui.tutorial = null; // any other match ends the guided deal
+  if (seed !== GUIDE_SEED) state.ui.tutorial = null; // any other match ends the guided deal
   const { profile, options = {} } = rules || newMatchRules(state.settings);
   const level = (rules && rules.level) || state.settings.level;
   await ctrl.tabs.claim(seed);
@@ -342,7 +350,7 @@ async function openMatch(ctrl) {
     ctrl.notify("storage.broken", "warning");
   }
   if (current && (!wanted || current === wanted)) return openSeed(ctrl, current, stored, !wanted);
-  const rules = wanted ? rulesFromHash(location.hash) : null;
+  const rules = wanted ? linkRules(location.hash) : null;
   if (current && wanted && (await ctrl.tabs.claim(current)) && (await resume(ctrl, stored.save, stored.raw)) && !ctrl.state.view.over) {
     ctrl.linkAsked = { seed: wanted, rules }; // asked once the table is up (start)
     return;
@@ -362,12 +370,14 @@ async function openMatch(ctrl) {
   }
 }
 
-// A link (or a typed hash) names another match than the one on the table.
-// With a match in progress it asks: open it (this one is kept and can be
-// resumed from "Partidas"), open it and drop this one, or stay. `elsewhere`:
-// the match on the table is another tab's (a link opened in a new tab): it
-// asks too, without "drop" (that tab plays it); staying shows "Jugar aquí".
-function followLink(ctrl, wanted, rules = null, elsewhere = false) {
+// A link (or a typed hash, or a day of the calendar) names another match
+// than the one on the table. With a match in progress it asks: open it
+// (this one is kept and can be resumed from "Partidas"), open it and drop
+// this one, or stay. rules: {profile, options, level?}; ask: "daily" for a
+// day of the calendar (the question names it so). `elsewhere`: the match on
+// the table is another tab's (a link opened in a new tab): it asks too,
+// without "drop" (that tab plays it); staying shows "Jugar aquí".
+function followLink(ctrl, wanted, rules = null, ask = null, elsewhere = false) {
   const { state } = ctrl;
   if (!state.view || wanted === state.view.seed) return;
   const current = state.view.seed;
@@ -383,6 +393,7 @@ function followLink(ctrl, wanted, rules = null, elsewhere = false) {
     current,
     wanted,
     elsewhere,
+    ask,
     onOpen: () => go(false),
     onDrop: elsewhere ? null : () => go(true),
     onStay: () => (elsewhere ? showElsewhere(ctrl, current) : showSeedInUrl(ctrl, current)),
@@ -628,7 +639,7 @@ async function start(ctrl) {
     const asked = ctrl.linkAsked;
     ctrl.linkAsked = null;
     if (!asked || !asked.elsewhere) playOn(ctrl); // the computer may be the one to move
-    if (asked) followLink(ctrl, asked.seed, asked.rules, asked.elsewhere);
+    if (asked) followLink(ctrl, asked.seed, asked.rules, null, asked.elsewhere);
     Promise.resolve(navigator.storage?.persist?.()).catch(() => {}); // ask to keep our data under pressure
     ctrl.onReady({ timings, seed: state.view.seed, at: performance.now() });
     ctrl.engine.playable();

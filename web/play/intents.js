@@ -10,6 +10,7 @@ import { newSeed } from "../model/seed.js";
 import { hintAction, newDeal, reasonText } from "../text/words.js";
 import { knockDraft, moveInDraft, resetDraft } from "../model/knock.js";
 import { COACH_INTENTS } from "./coach.js";
+import { DAILY_INTENTS } from "./daily.js";
 import { hintTargetOf } from "./hints.js";
 import { MENU_INTENTS, closeMenu, helpToMenu, watchAt } from "./menu-intents.js";
 import { LOOK_INTENTS } from "./look-intents.js";
@@ -29,7 +30,7 @@ export function createIntents({ state, controller, render, announce, setLanguage
     watchAt: null, // (deal, step, key): the viewer on a deal just ended (the coach's summary)
   };
   ctx.watchAt = (deal, step, key) => watchAt(ctx, deal, step, key);
-  const table = { ...TABLE_INTENTS, ...MENU_INTENTS, ...COACH_INTENTS, ...LOOK_INTENTS };
+  const table = { ...TABLE_INTENTS, ...MENU_INTENTS, ...COACH_INTENTS, ...DAILY_INTENTS, ...LOOK_INTENTS };
   const intents = Object.fromEntries(Object.entries(table).map(([name, intent]) => [name, (args) => intent(ctx, args)]));
   // A notice's answer: the notice goes, then the intent it names.
   intents.noticeAnswer = (args) => {

@@ -41,8 +41,11 @@ export function openElsewhereSheet({ t, onTake }) {
 
 // current, wanted: seeds. onOpen(): open the link, keeping this match;
 // onDrop(): open it and drop this one (null: not offered); onStay(): keep
-// playing (also Escape). elsewhere: the match is open in another tab.
-export function openLinkSheet({ t, current, wanted, elsewhere = false, onOpen, onDrop, onStay }) {
+// playing (also Escape). ask: "daily" when the match asked for is a day of
+// the calendar; elsewhere: the match on the table is open in another tab.
+const ASK = { daily: ["daily.ask", "daily.ask_open"] };
+export function openLinkSheet({ t, current, wanted, ask = null, elsewhere = false, onOpen, onDrop, onStay }) {
+  const [question, open] = Object.hasOwn(ASK, ask) ? ASK[ask] : [elsewhere ? "link.ask_elsewhere" : "link.ask", "link.open"];
   let chosen = onStay;
   const sheet = openSheet({ id: "link", onClose: () => chosen() });
   const pick = (fn) => () => {
@@ -52,11 +55,11 @@ export function openLinkSheet({ t, current, wanted, elsewhere = false, onOpen, o
   sheet.fill(
     t()("link.title"),
     [
-      el("p", { text: t()(elsewhere ? "link.ask_elsewhere" : "link.ask", { current, wanted }) }),
+      el("p", { text: t()(question, { current, wanted }) }),
       el(
         "div",
         { class: "panel-buttons" },
-        button(t()("link.open"), "linkOpen", pick(onOpen), { class: "btn primary" }),
+        button(t()(open), "linkOpen", pick(onOpen), { class: "btn primary" }),
         button(t()("link.stay"), "linkStay", pick(onStay)),
         onDrop ? button(t()("link.drop"), "linkDrop", pick(onDrop), { class: "btn danger" }) : null,
       ),

@@ -91,6 +91,7 @@ export function menuPanel(view, ui) {
         fullscreenButton(t),
         intentButton(t("btn.stats"), "stats", { "aria-haspopup": "dialog" }),
         intentButton(t("btn.games"), "games", { "aria-haspopup": "dialog" }),
+        intentButton(t("btn.daily"), "daily", { "aria-haspopup": "dialog" }),
       ),
       el("p", { class: "seed" }, `${t("menu.seed")}: `, el("output", { class: "seed-value", text: view.seed })),
       select(
@@ -99,7 +100,10 @@ export function menuPanel(view, ui) {
         settings.level,
         ["easy", "normal", "hard"].map((v) => [v, t(`level.${v}`)]),
       ),
-      view.next_level || ui.levelNote ? el("p", { class: "note", role: "status", text: t("menu.level_note") }) : null,
+      // The day's match or a challenge's is played at its own level (play/daily.js).
+      ui.fixed
+        ? el("p", { class: "note level-fixed", text: t("menu.level_fixed", { level: t(`level.${ui.fixed.level}`) }) })
+        : view.next_level || ui.levelNote ? el("p", { class: "note", role: "status", text: t("menu.level_note") }) : null,
       coachSwitch(t, settings),
       select(
         "profile",

@@ -16,6 +16,7 @@ import { dealResultPanel, matchResultPanel, knockPanel } from "./panels.js";
 import { coachNote } from "./coach-views.js";
 import { tutorialBar } from "./tutorial-bar.js";
 import { noticesSection } from "./notices.js";
+import { dailyBar, profileMark } from "./daily-views.js";
 import { limitText } from "../model/variants.js";
 import { applyLook, soundButton } from "./look-views.js";
 
@@ -37,7 +38,7 @@ function memo(name, tag, from, build) {
 function topBar(view, ui) {
   const limit = limitText(view, ui.t);
   const rules = view.rules;
-  const from = [ui.lang, view.scores, rules.target, rules.profile, view.deal_number, view.games, limit, ui.settings.speed];
+  const from = [ui.lang, view.scores, rules.target, rules.profile, view.deal_number, view.games, limit, ui.settings.speed, ui.fixed];
   return memo("topbar", "header", from, () => buildTopBar(view, ui, limit));
 }
 
@@ -77,7 +78,7 @@ function buildTopBar(view, ui, limit) {
           })
         : null,
       el("span", { class: "mi target", text: t("bar.target", { target: rules.target }) }),
-      el("span", { class: "mi profile", text: t(`profile.${rules.profile}`) }),
+      el("span", { class: "mi profile", text: profileMark(t, ui, rules) }), // the day's match, a challenge: said so (daily-views.js)
       el("span", { class: "mi deal-no", text: t("bar.deal", { number: view.deal_number }) }),
     ),
     intentButton(t("btn.faster"), "faster", {
@@ -411,7 +412,7 @@ function table(view, ui) {
     { class: "table", "aria-busy": String(ui.busy && view.to_act === 1) },
     soundButton(ui.t, ui.settings),
     opponentArea(view, ui),
-    el("div", { class: "centre" }, tutorialBar(view, ui), piles(view, ui), messageArea(view, ui), coachNote(view, ui)),
+    el("div", { class: "centre" }, tutorialBar(view, ui), dailyBar(view, ui), piles(view, ui), messageArea(view, ui), coachNote(view, ui)),
     handArea(view, ui),
     actionBar(view, ui),
   );
