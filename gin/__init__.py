@@ -10,7 +10,9 @@
 
 from .cards import Card, parse_cards
 from .deal import Deal, Outcome
-from .errors import CardParseError, GinError, IllegalMove, RulesError, SaveError, SeatError
+from .errors import (
+    CardParseError, GinError, IllegalMove, IllegalPlay, InvalidNotation, NotationError, RulesError, SaveError, SeatError,
+)
 from .match import DealResult, FinalResult, Match, final_result, final_totals
 from .melds import Arrangement, Layoff, all_melds, best_arrangement, deadwood, is_meld
 from .rules import Rules
@@ -26,8 +28,11 @@ __all__ = [
     "FinalResult",
     "GinError",
     "IllegalMove",
+    "IllegalPlay",
+    "InvalidNotation",
     "Layoff",
     "Match",
+    "NotationError",
     "Outcome",
     "Rules",
     "RulesError",

@@ -20,7 +20,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from . import ai, coach as _coach, replay as _replay, stats as _stats
+from . import ai, coach as _coach, notation as _notation, replay as _replay, stats as _stats
 from .errors import MAX_DEPTH, GinError, IllegalMove, SaveError, quote
 from .match import Match
 from .rules import Rules
@@ -28,6 +28,7 @@ from .rules import Rules
 __all__ = [
     "new_match", "load", "view", "act", "computer_step", "hint", "set_level", "save",
     "replay", "review", "stats", "coach", "call",
+    "match_text", "parse_text",
 ]
 
 HUMAN = 0
@@ -64,6 +65,7 @@ _DEEP_CODES: dict[str, tuple[tuple[tuple[str, ...], str], ...]] = {
     "replay": ((("save",), "bad_save"),),
     "review": ((("save",), "bad_save"),),
     "stats": ((("saves",), "bad_save"),),
+    "match_text": ((("save",), "bad_save"),),
 }
 
 
@@ -109,7 +111,7 @@ def _json_call(fn: Callable[[dict[str, Any]], dict[str, Any]]) -> Callable[[str]
                 raise BridgeError("params must be a JSON object")
             result = {"ok": True, **fn(params)}
         except GinError as exc:
-            result = {"ok": False, "error": {"code": exc.code, "message": str(exc)}}
+            result = {"ok": False, "error": {"code": exc.code, "message": str(exc), **exc.details()}}
         except (ValueError, TypeError, KeyError, RecursionError) as exc:  # bad JSON or params
             result = {"ok": False, "error": {"code": "bad_request", "message": str(exc)[:500]}}
         except Exception as exc:  # noqa: BLE001 - the worker must always get an answer
@@ -296,9 +298,33 @@ def coach(params: dict[str, Any]) -> dict[str, Any]:
     return {"index": index, "note": _coach.note(view_before, action)}
 
 
+# -- the match as text (gin.notation, docs/notation.md) ------------------------
+
+
+@_json_call
+def match_text(params: dict[str, Any]) -> dict[str, Any]:
+    """The text of ``{"save"}`` (finished or not), else of the current match: ``{"text"}``."""
+    save = params.get("save")
+    return {"text": _notation.dumps(_match() if save is None else Match.from_save(save))}
+
+
+@_json_call
+def parse_text(params: dict[str, Any]) -> dict[str, Any]:
+    """The match a text describes ``{"text"}``, replayed and checked by the engine:
+    ``{"save", "over"}`` (the save goes as it is to ``replay`` and ``review``).
+    A text that cannot be read answers the notation's error with ``kind``
+    (``syntax`` or ``illegal``), ``line`` (its number, or null) and ``text``
+    (that line).  Never touches the current match."""
+    match = _notation.parse(params.get("text"))
+    return {"save": match.to_save(), "over": match.over}
+
+
 _METHODS = {
     f.__name__: f
-    for f in (new_match, load, view, act, computer_step, hint, set_level, save, replay, review, stats, coach)
+    for f in (
+        new_match, load, view, act, computer_step, hint, set_level, save, replay, review, stats, coach,
+        match_text, parse_text,
+    )
 }
 
 

@@ -12,6 +12,7 @@ from typing import Any
 
 __all__ = [
     "GinError", "CardParseError", "RulesError", "IllegalMove", "SaveError", "SeatError",
+    "NotationError", "InvalidNotation", "IllegalPlay",
     "MAX_DEPTH", "too_deep", "quote", "check_seat",
 ]
 
@@ -58,6 +59,10 @@ class GinError(ValueError):
         super().__init__(message)
         if code is not None:
             self.code = code
+
+    def details(self) -> dict[str, Any]:
+        """What the bridge adds to ``{"code", "message"}`` for this error (nothing here)."""
+        return {}
 
 
 class CardParseError(GinError):
@@ -111,3 +116,49 @@ def check_seat(seat: Any) -> int:
     if type(seat) is not int or seat not in (0, 1):
         raise SeatError(f"a seat is 0 or 1, not {quote(seat)}")
     return seat
+
+
+class NotationError(GinError):
+    """A match's text (``gin.notation``) that cannot be read: the base of the two below.
+
+    ``line`` is the 1-based number of the line at fault (None: the text as a
+    whole, e.g. too long or ending too soon) and ``text`` that line; the
+    message quotes both, then says why.
+
+    >>> e = InvalidNotation("not a card: 'X9'", code="bad_card", line=12, text=" 3. sX9 4C")
+    >>> print(e)
+    line 12: '3. sX9 4C': not a card: 'X9'
+    >>> e.code, e.details()
+    ('bad_card', {'kind': 'syntax', 'line': 12, 'text': '3. sX9 4C'})
+    """
+
+    code = "bad_notation"
+    #: "syntax" (not the notation) or "illegal" (well written, but not what the engine deals or allows).
+    kind = "syntax"
+
+    def __init__(self, why: str, *, code: str | None = None, line: int | None = None, text: str | None = None) -> None:
+        self.line = line
+        self.text = None if text is None else text.strip()[:200]
+        self.why = why
+        where = "" if line is None else f"line {line}: " + ("" if self.text is None else f"{self.text!r}: ")
+        super().__init__(where + why, code=code)
+
+    def details(self) -> dict[str, Any]:
+        return {"kind": self.kind, "line": self.line, "text": self.text}
+
+
+class InvalidNotation(NotationError):
+    """Text that is not the notation: bad syntax, an unknown tag, a bad card,
+    seed or rules, another version or shuffle, too long, cut short."""
+
+    code = "bad_syntax"
+    kind = "syntax"
+
+
+class IllegalPlay(NotationError):
+    """Well-formed text whose play the engine refuses: an illegal move (``code``
+    is the engine's, e.g. ``card_not_in_hand``), or a card, hand or result that
+    is not what the engine deals and scores (``mismatch``)."""
+
+    code = "mismatch"
+    kind = "illegal"

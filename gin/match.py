@@ -336,6 +336,27 @@ class Match:
             "actions": [dict(a) for a in self.actions],
         }
 
+    def to_text(self) -> str:
+        """The match as text (header, deals, moves, results): docs/notation.md.
+
+        ``Match.from_text`` reads it back: the same save, the same text.
+        """
+        from .notation import dumps
+
+        return dumps(self)
+
+    @classmethod
+    def from_text(cls, text: Any) -> "Match":
+        """The match a text describes, replayed and checked by the engine.
+
+        Raises ``InvalidNotation`` (not the notation) or ``IllegalPlay`` (play
+        the engine refuses, or a card, hand or result it does not deal or
+        score); both quote the line and its number (``gin.notation.parse``).
+        """
+        from .notation import parse
+
+        return parse(text)
+
     @classmethod
     def from_save(cls, save: Any) -> "Match":
         """Rebuild a match by replaying its actions; raise ``SaveError`` saying why not.

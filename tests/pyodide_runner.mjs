@@ -109,6 +109,8 @@ while (answer.ok && !answer.view.over && steps < Number(maxSteps)) {
   }
 }
 call("save", {});
+// The match as text, printed and read back (gin.notation): the same text and save as in CPython.
+call("parse_text", { text: call("match_text", {}).text });
 if (extra.early_import) extra.early_import = extra.early_import();
 
 await writeFile(outPath, JSON.stringify({ transcript, steps, python: pyodide.runPython("import sys; sys.version"), ...extra }));

@@ -196,7 +196,7 @@ def test_hint_is_a_legal_hard_action_with_a_known_reason(positions):
         _check_legal(m.deal, view, h["action"])
         _check_why(view, h)
     # every fact a translation fills in is given with that reason
-    text = (Path(__file__).resolve().parents[1] / "web" / "i18n.js").read_text(encoding="utf-8")
+    text = (Path(__file__).resolve().parents[1] / "web" / "text" / "i18n.js").read_text(encoding="utf-8")
     for code, given in keys.items():
         for phrase in re.findall(rf'"reason\.{code}":\s*"([^"]+)"', text):
             assert set(re.findall(r"\{(\w+)\}", phrase)) <= given, (code, phrase, given)

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 
-from gin import Match, bridge
+from gin import Match, Rules, bridge
 
 FUNCTIONS = (
     "new_match", "load", "view", "act", "computer_step", "hint", "set_level", "save", "replay", "review", "stats",
+    "match_text", "parse_text",
 )
 
 
@@ -539,3 +541,81 @@ def test_the_save_keeps_the_level_of_each_deal_and_refuses_bad_ones(fresh):
         assert error("load", {"save": {**good, "meta": {**good["meta"], "levels": levels}}}) == "bad_save", levels
         assert snapshot() == before
     assert call("load", {"save": good})["save"] == good
+
+
+# --------------------------------------------------------------------------
+# The match as text (gin.notation): match_text and parse_text, pure; the current match is untouched.
+
+
+@pytest.fixture
+def finished_save() -> dict:
+    from test_notation import play
+
+    m = play(Rules.profile("standard"), "BRIDGE-TEXT", random.Random(3), actions=None)
+    m.meta.update(level="hard", levels=["hard"] * m.deal_number)
+    return m.to_save()
+
+
+def test_the_text_of_the_current_match_and_of_a_save(fresh, finished_save):
+    call("act", {"action": {"type": "pass"}})
+    current = call("save")["save"]
+    before = snapshot()
+    text = call("match_text")["text"]
+    assert text == Match.from_save(current).to_text() and '[Level "normal"]' in text
+    assert call("match_text", {"save": finished_save})["text"] == Match.from_save(finished_save).to_text()
+    assert snapshot() == before
+
+
+def test_a_text_comes_back_as_the_save_replay_and_review_take(fresh, finished_save):
+    before = snapshot()
+    text = call("match_text", {"save": finished_save})["text"]
+    out = call("parse_text", {"text": text.replace("\n", "\r\n")})
+    assert out == {"ok": True, "save": finished_save, "over": True}
+    assert call("replay", {"save": out["save"]}) == call("replay", {"save": finished_save})
+    assert call("review", {"save": out["save"], "deals": [1, 1]})["ok"]
+    unfinished = Match.from_save({**finished_save, "actions": finished_save["actions"][:40]})
+    unfinished.meta["levels"] = ["hard"] * unfinished.deal_number
+    out = call("parse_text", {"text": unfinished.to_text()})
+    assert out["ok"] and out["over"] is False and out["save"] == unfinished.to_save()
+    assert snapshot() == before
+
+
+def test_a_text_that_cannot_be_read_says_where_and_why(fresh, finished_save):
+    from gin.notation import MAX_CHARS
+
+    before = snapshot()
+    text = call("match_text", {"save": finished_save})["text"]
+    lines = text.split("\n")
+    n = next(k for k, line in enumerate(lines, 1) if line.startswith(" 2. "))
+    bad_card = "\n".join(lines[: n - 1] + [" 2. sZZ 9C"] + lines[n:])
+    out = call("parse_text", {"text": bad_card})
+    assert out["error"]["code"] == "bad_card" and out["error"]["kind"] == "syntax"
+    assert out["error"]["line"] == n and out["error"]["text"] == "2. sZZ 9C"
+    assert out["error"]["message"].startswith(f"line {n}: '2. sZZ 9C': ")
+    first = lines[n - 1].split()
+    illegal = "\n".join(lines[: n - 1] + [f" 2. {first[1]} knock {first[2]}"])  # a knock that declares no meld
+    out = call("parse_text", {"text": illegal})
+    assert out["error"]["kind"] == "illegal" and out["error"]["line"] == n
+    assert out["error"]["code"] == "deadwood_too_high"
+    for params, code in [
+        ({}, "bad_syntax"),
+        ({"text": 5}, "bad_syntax"),
+        ({"text": ""}, "bad_format"),
+        ({"text": "x" * (MAX_CHARS + 1)}, "too_long"),
+        ({"text": text.replace('[Shuffle "gin-shuffle-v1"]', '[Shuffle "gin-shuffle-v2"]')}, "wrong_shuffle"),
+    ]:
+        out = call("parse_text", params)
+        assert out["error"]["code"] == code, params
+        assert set(out["error"]) == {"code", "message", "kind", "line", "text"}
+    assert snapshot() == before
+
+
+def test_match_text_refusals(fresh, finished_save):
+    before = snapshot()
+    assert error("match_text", {"save": {**finished_save, "version": 9}}) == "bad_save"
+    assert error("match_text", {"save": {**finished_save, "meta": {"levels": ["hard"]}}}) == "bad_save"
+    assert error("match_text", {"save": "x"}) == "bad_save"
+    assert error("match_text", raw='{"save": %s}' % _nested(5000)) == "bad_save"
+    assert snapshot() == before
+    bridge._session.match = None
+    assert error("match_text") == "no_match"

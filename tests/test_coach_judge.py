@@ -170,7 +170,7 @@ def test_bridge_coach_refuses_a_decision_it_did_not_keep():
 
 
 def test_every_advice_has_its_text_in_both_languages():
-    text = (Path(__file__).resolve().parents[1] / "web" / "i18n.js").read_text(encoding="utf-8")
+    text = (Path(__file__).resolve().parents[1] / "web" / "text" / "i18n.js").read_text(encoding="utf-8")
     for code in coach.ADVICE:
         found = re.findall(rf'"coach\.advice\.{code}":\s*"([^"]+)"', text)
         assert len(found) == 2 and found[0] != found[1], (code, found)

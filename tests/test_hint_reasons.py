@@ -7,7 +7,7 @@ from pathlib import Path
 
 from gin.ai import REASONS
 
-I18N = Path(__file__).resolve().parents[1] / "web" / "i18n.js"
+I18N = Path(__file__).resolve().parents[1] / "web" / "text" / "i18n.js"
 
 
 def test_every_reason_is_translated_in_spanish_and_english():

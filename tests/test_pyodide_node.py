@@ -38,6 +38,7 @@ def cpython_transcript(seed: str, level: str) -> list[dict]:
         else:
             answer = call("computer_step", {})
     call("save", {})
+    call("parse_text", {"text": call("match_text", {})["text"]})
     return transcript
 
 
@@ -74,8 +75,10 @@ def test_seeded_match_is_identical_in_pyodide_and_cpython(tmp_path, seed, boot):
     assert got["python"].startswith("3."), got["python"]
     transcript = got["transcript"]
 
-    final = expected[-2]["answer"]
+    final = expected[-4]["answer"]
     assert final["ok"] and final["view"]["over"], "the match was played to its end"
+    save, text, parsed = (step["answer"] for step in expected[-3:])
+    assert parsed == {"ok": True, "save": save["save"], "over": True} and text["text"].startswith("[Format")
     for i, (want, have) in enumerate(zip(expected, transcript)):
         assert have == want, f"step {i} ({want['method']}) differs between CPython and Pyodide ({boot})"
     assert len(transcript) == len(expected)

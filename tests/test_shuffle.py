@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import datetime
 import hashlib
+import json
+import shutil
+import subprocess
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -177,3 +182,42 @@ def test_a_deal_does_not_depend_on_play():
         assert nondealer == set(deck[0:20:2]) and dealer == set(deck[1:20:2])
     assert firsts[0] == firsts[1]
     assert gin.Match.new(seed="PURE-1").deal_number == 1
+
+
+# --------------------------------------------------------------------------
+# The day's match (issue 31): its seed is the local date, e.g. DIA-2026-12-03.
+
+
+def days_seeds() -> list[str]:
+    start = datetime.date(2026, 1, 1)
+    return [f"DIA-{start + datetime.timedelta(days=n):%Y-%m-%d}" for n in range(366)] + ["DIA-2099-12-31"]
+
+
+def test_the_days_seed_is_a_seed_and_each_day_deals_other_cards():
+    seeds = days_seeds()
+    assert normalize_seed(" dia-2026-12-03 ") == "DIA-2026-12-03"
+    assert all(normalize_seed(s.lower()) == s for s in seeds)
+    firsts = {tuple(shuffled_deck(s, 1)) for s in seeds}
+    assert len(firsts) == len(seeds)
+    m = Match.new(seed="dia-2026-12-03")
+    assert m.seed == "DIA-2026-12-03" and m.deal.hands == Match.new(seed="DIA-2026-12-03").deal.hands
+
+
+def test_the_days_seed_is_a_seed_for_the_page_too():
+    """web/seed.js's normalizeSeed (what a link or the menu's seed goes through) keeps it as gin does."""
+    node = shutil.which("node")
+    if node is None:
+        pytest.fail("node is needed to run web/seed.js")
+    web = Path(__file__).resolve().parents[1] / "web"
+    seed_js = next(p for p in sorted(web.rglob("seed.js")) if "node_modules" not in p.parts)
+    seeds = days_seeds()
+    script = (
+        f"import {{ normalizeSeed, seedFromHash }} from {json.dumps(seed_js.as_uri())};\n"
+        f"const seeds = {json.dumps(seeds)};\n"
+        "console.log(JSON.stringify([seeds.map((s) => normalizeSeed(s.toLowerCase())),"
+        " seeds.map((s) => seedFromHash(`#seed=${s}`))]));"
+    )
+    out = subprocess.run([node, "--input-type=module", "-e", script], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    normalized, linked = json.loads(out.stdout)
+    assert normalized == linked == [normalize_seed(s) for s in seeds] == seeds

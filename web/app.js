@@ -1,21 +1,22 @@
 // Composition root: wiring only. It creates the shared state, the storage,
 // the controller (engine queue, computer turns, autosave), the intents, the
-// motion layer and the one render funnel draw(), and binds input to them.
+// motion layer and the one render funnel render(), and binds input to them.
 
-import { createStorage, KEYS } from "./storage.js";
-import { seedFromHash } from "./seed.js";
-import { rulesFromHash } from "./variants.js";
-import { pickLanguage, translator } from "./i18n.js";
-import { render } from "./render.js";
-import { createMotion } from "./motion.js";
-import { bindInput } from "./input.js";
-import { bindDrag } from "./drag.js";
-import { createController } from "./controller.js";
-import { createIntents } from "./intents.js";
-import { ANIM_MS, checkSettings } from "./settings.js";
-import { onFullscreenChange } from "./fullscreen.js";
-import { coachIdle } from "./coach.js";
-import { createTutorial, firstVisit } from "./tutorial.js";
+import { KEYS } from "./data/keys.js";
+import { createStorage } from "./data/storage.js";
+import { seedFromHash } from "./model/seed.js";
+import { rulesFromHash } from "./model/variants.js";
+import { pickLanguage, translator } from "./text/i18n.js";
+import { renderPage } from "./table/render.js";
+import { createMotion } from "./table/motion.js";
+import { bindInput } from "./table/input.js";
+import { bindDrag } from "./table/drag.js";
+import { createController } from "./play/controller.js";
+import { createIntents } from "./play/intents.js";
+import { ANIM_MS, checkSettings } from "./model/settings.js";
+import { onFullscreenChange } from "./table/fullscreen.js";
+import { coachIdle } from "./play/coach.js";
+import { createTutorial, firstVisit } from "./play/tutorial.js";
 
 const root = document.getElementById("app");
 const announcer = document.getElementById("announcer");
@@ -24,15 +25,17 @@ const storage = createStorage();
 // Each field checked: a bad one falls back to its default (told below).
 const checked = checkSettings(storage.readSettings());
 
+// The page's one state record: everything a render is made from. The
+// controller and the intents change it; render() describes the page from it.
 const state = {
-  settings: checked.settings,
-  lang: "es",
-  t: null,
-  boot: { stage: "start", error: null },
-  view: null,
-  save: null,
-  busy: false,
-  notices: [], // [{key, kind}] shown once each, dismissible
+  settings: checked.settings, // the player's settings (model/settings.js), kept by data/storage.js
+  lang: "es", // the language shown: "es" | "en" (setLanguage)
+  t: null, // the translator of that language (text/i18n.js)
+  boot: { stage: "start", error: null }, // the engine's boot stage (runtime), or why it failed
+  view: null, // the engine's view of the match for the player (gin.view), replaced, never changed in place
+  save: null, // the match's save as the engine last gave it (gin.save)
+  busy: false, // an engine call that changes the match is under way (controller.runTask)
+  notices: [], // [{key, kind, vars}] shown once each, dismissible
   // UI state: what is selected, which panel is open, the last message. The
   // selection and an open knock panel are kept beside the save (controller).
   ui: {
@@ -107,25 +110,25 @@ function shownFrom() {
 }
 
 // Only the busy mark: the page's data-busy and the table's aria-busy, as
-// render() writes them.
-function drawBusy() {
+// renderPage() writes them.
+function renderBusy() {
   root.dataset.busy = String(state.busy);
   const table = root.querySelector(".table");
   if (table && state.view) table.setAttribute("aria-busy", String(state.busy && state.view.to_act === 1));
 }
 
 // The one render funnel: the page from the current view and UI state, the
-// motion from where the cards were to where they are. draw(true): only the
-// busy mark changed (controller.play, before the engine answers);
-// draw("settle"): the end of a task, a full render only if something besides
-// the busy mark changed since the last one (a phone pays a whole frame for
-// a render that changes nothing).
-function draw(mode = false) {
-  if (mode === true) return drawBusy();
+// motion from where the cards were to where they are. render("busy"): only
+// the busy mark changed (controller.runTask, before the engine answers);
+// render("settle"): the end of a task, a full render only if something
+// besides the busy mark changed since the last one (a phone pays a whole
+// frame for a render that changes nothing).
+function render(mode = "full") {
+  if (mode === "busy") return renderBusy();
   if (mode === "settle") {
     const now = shownFrom();
     if (now && shown && now.view === shown.view && now.rest === shown.rest) {
-      drawBusy();
+      renderBusy();
       tutorial.tick();
       return;
     }
@@ -140,7 +143,7 @@ function draw(mode = false) {
   root.dataset.toAct = state.view && state.view.to_act !== null ? String(state.view.to_act) : "";
   root.style.setProperty("--anim", `${speed}ms`);
   const message = state.ui.message && { ...state.ui.message, text: state.ui.message.text(state.t) };
-  render(root, state.view, {
+  renderPage(root, state.view, {
     ...state.ui,
     message,
     t: state.t,
@@ -151,34 +154,34 @@ function draw(mode = false) {
     settings: state.settings,
     canSave: storage.writable,
   });
-  motion.play(state.view, state.ui, state.boot.stage === "ready" ? speed : 0);
+  motion.animate(state.view, state.ui, state.boot.stage === "ready" ? speed : 0);
   // Focus requests play once, on the render right after.
   state.ui.focus = null;
-  game.keepUi();
+  controller.keepUi();
   shown = shownFrom();
   tutorial.tick();
 }
 
-const game = createController({
+const controller = createController({
   state,
   storage,
-  draw,
+  render,
   announce,
   notify,
   onReady: (value) => resolveReady(value),
   settled: () => motion.settled(), // the computer waits for the motion in front of it
 });
-const tutorial = createTutorial({ state, game, draw });
-const intents = createIntents({ state, game, draw, announce, setLanguage, clearLog, tutorial });
+const tutorial = createTutorial({ state, controller, render });
+const intents = createIntents({ state, controller, render, announce, setLanguage, clearLog, tutorial });
 
 // Entering or leaving fullscreen (the menu's button, Escape, the system)
 // only relabels the button: the match stays exactly where it was.
-onFullscreenChange(() => draw());
+onFullscreenChange(() => render());
 
 window.addEventListener("hashchange", () => {
   const wanted = seedFromHash(location.hash);
   if (state.view && state.boot.stage === "ready" && wanted && wanted !== state.view.seed) {
-    game.followLink(wanted, rulesFromHash(location.hash));
+    controller.followLink(wanted, rulesFromHash(location.hash));
   }
 });
 
@@ -203,7 +206,7 @@ window.ginApp = {
     return JSON.parse(JSON.stringify({ selected, panel, menuOpen, knock, result, message, hintTarget }));
   },
   idle: () =>
-    game
+    controller
       .idle()
       .then(coachIdle)
       .then(() => (state.busy ? new Promise((r) => setTimeout(r, 20)).then(() => window.ginApp.idle()) : undefined)),
@@ -219,4 +222,4 @@ if (checked.bad.length) {
 }
 bindInput(root, intents);
 bindDrag(root, intents);
-game.boot();
+controller.start();

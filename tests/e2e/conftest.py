@@ -19,7 +19,7 @@ Helpers (import from conftest):
                 (visible text, accessible names, titles, options) reads as the page's
                 language: no "[object", "undefined", "NaN", raw text key, unfilled {slot}
                 or text of the other language
-  i18n_dictionaries()  {"es": {key: text}, "en": {...}} read from web/i18n.js
+  i18n_dictionaries()  {"es": {key: text}, "en": {...}} read from web/text/i18n.js
   assert_accessible(page, where="")  axe-core (web/node_modules, a devDependency the build
                 never ships) on the screen as it is: no serious or critical violation of the
                 WCAG 2.x A/AA rules (contrast included, text on the felt measured against the
@@ -240,14 +240,14 @@ def wait_idle():
 
 # --- what the player reads ------------------------------------------------------------------
 
-I18N = ROOT / "web" / "i18n.js"
+I18N = ROOT / "web" / "text" / "i18n.js"
 _ENTRY = re.compile(r'^\s*"?([\w.]+)"?: "((?:[^"\\]|\\.)*)",$', re.M)
 _BROKEN = ("[object", "undefined", "NaN")
 
 
 @functools.cache
 def i18n_dictionaries() -> dict[str, dict[str, str]]:
-    """{lang: {key: text}} read from web/i18n.js."""
+    """{lang: {key: text}} read from web/text/i18n.js."""
     source = I18N.read_text()
     es_at, en_at = source.index("\n  es: {"), source.index("\n  en: {")
     return {"es": dict(_ENTRY.findall(source[es_at:en_at])), "en": dict(_ENTRY.findall(source[en_at:]))}

@@ -178,7 +178,7 @@ def no_hidden_cards(page, view):
 # --- a whole match -----------------------------------------------------------------
 
 
-# The single-key shortcuts (web/shortcuts.js) of the buttons the Player presses.
+# The single-key shortcuts (web/table/shortcuts.js) of the buttons the Player presses.
 SHORTCUT = {"Pasar": "p", "Mazo": "m", "Cerrar": "c", "Gin": "g", "Siguiente": "n"}
 
 

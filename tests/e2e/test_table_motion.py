@@ -68,9 +68,9 @@ def test_a_draw_and_a_deal_move(page, open_app):
     assert moving >= 1 and running_animations(page) >= 1
 
 
-# The keyed update by itself (web/morph.js), on lists of keyed nodes: which nodes leave, which move.
+# The keyed update by itself (web/table/morph.js), on lists of keyed nodes: which nodes leave, which move.
 MORPH = """async ([before, after, extra]) => {
-  const { morphChildren } = await import('/morph.js');
+  const { morphChildren } = await import('/table/morph.js');
   const make = (keys) => { const d = document.createElement('div');
     for (const k of keys) { const n = document.createElement(k.startsWith('p:') ? 'p' : 'span');
       if (!k.startsWith('p:')) n.dataset.key = k; n.textContent = k; d.append(n); } return d; };

@@ -1,4 +1,4 @@
-"""Sentences with a card or a person (web/words.js), run in Node over all 52 cards in both
+"""Sentences with a card or a person (web/text/words.js), run in Node over all 52 cards in both
 languages: articles and pronouns agree with the card's gender, verbs with the person, points with
 their number; nothing unfilled."""
 
@@ -14,8 +14,8 @@ import pytest
 WEB = Path(__file__).resolve().parents[2] / "web"
 
 SCRIPT = """
-const { translator } = await import(process.argv[1] + "/i18n.js");
-const w = await import(process.argv[1] + "/words.js");
+const { translator } = await import(process.argv[1] + "/text/i18n.js");
+const w = await import(process.argv[1] + "/text/words.js");
 const out = {};
 for (const lang of ["es", "en"]) {
   const t = translator(lang);

@@ -1,0 +1,29 @@
+// Every key this game keeps in the browser's storage, in one place: what
+// each holds, which module reads and writes it. A key not listed here is
+// not ours. Formats carry a version in the key (".v1"); docs/history.md
+// tells what each holds and how it is kept aside when it cannot be read.
+
+export const KEYS = Object.freeze({
+  match: "gin.match.v1", // the current match's save (gin.save format)
+  brokenMatch: "gin.match.broken", // (before gin.aside.v1) one unreadable save; moved into the slots
+  settings: "gin.settings.v1", // language, level, speed, sort...
+  acknowledged: "gin.acknowledged.v1", // {seed, deal}: the last deal result the player closed
+  ui: "gin.ui.v1", // {seed, actions, selected, order, knock}: the selection, the hand order, an open knock panel
+  finished: "gin.finished.v1", // [{at, save}]: the last 50 finished matches, oldest first (finished.js)
+  records: "gin.records.v2", // [line]: one per deal ever ended and per match ever finished (finished.js)
+  cleared: "gin.cleared.v1", // [line id]: the match in progress's lines when "Borrar" was pressed (finished.js)
+  totals: "gin.totals.v1", // the statistics lines older than the last RECENT_LINES, summed (finished.js)
+  open: "gin.open.v1", // [{seed, at, save}]: matches left unfinished for another one, newest last
+  aside: "gin.aside.v1", // [{key, at, raw}]: unreadable stored values kept aside, oldest first
+  coach: "gin.coach.v1", // [{seed, deal, at, kinds: {upcard, draw, discard, knock}}]: the coach's notes per deal, oldest first (coachlog.js)
+  tutorial: "gin.tutorial.v1", // "done" | "skipped": the guided first deal was played or turned down (play/tutorial.js)
+  probe: "gin.probe", // written and removed once at start-up: is localStorage writable? (local.js)
+});
+
+// In sessionStorage (a quota of its own, and it survives a reload of the
+// tab): {seed, saved, reached} when the match could not be saved.
+export const LOST_KEY = "gin.lost.v1";
+
+// Not storage but a Web Lock's name, + the match's seed: the tab that holds
+// it plays that match (tabs.js).
+export const MATCH_LOCK_PREFIX = "gin.match.";

@@ -1,0 +1,70 @@
+// Defaults and speeds of the player's settings (kept by data/storage.js).
+
+import { CUSTOM_CHOICES, DEFAULT_SWITCHES, PROFILES } from "./variants.js";
+
+// The pause before each computer move, by speed.
+export const SPEED_DELAY_MS = { instant: 0, fast: 150, normal: 450, slow: 900 };
+export const DEFAULT_SETTINGS = {
+  lang: null,
+  level: "normal",
+  speed: "normal",
+  sort: "melds",
+  profile: "traditional",
+  custom: { gin_bonus: 20, undercut_bonus: 10, big_gin_bonus: null, target: 100 },
+  // The variants' switches (variants.js): Oklahoma's ace and spade, Hollywood.
+  variant: { ace_gin: true, spade_double: false, hollywood: false },
+  fourColour: false,
+  coach: false, // Entrenador (coach.js)
+};
+
+// How long a card takes to move, by speed (motion.js).
+export const ANIM_MS = { instant: 0, fast: 140, normal: 280, slow: 480 };
+
+// The values each setting may take (the menu offers exactly these).
+const CHOICES = {
+  lang: [null, "es", "en"],
+  level: ["easy", "normal", "hard"],
+  speed: Object.keys(SPEED_DELAY_MS),
+  sort: ["melds", "suit", "rank", "manual"],
+  profile: PROFILES,
+  fourColour: [true, false],
+  coach: [true, false],
+};
+export { CUSTOM_CHOICES };
+
+// Stored settings checked field by field: a field that is not one of its
+// values falls back to its default and is named in `bad` (the page says so),
+// so no stored value can keep a match from starting. Unknown fields go.
+export function checkSettings(raw) {
+  const settings = structuredClone(DEFAULT_SETTINGS);
+  const bad = [];
+  if (raw === null || raw === undefined) return { settings, bad };
+  if (typeof raw !== "object" || Array.isArray(raw)) return { settings, bad: ["*"] };
+  for (const [name, values] of Object.entries(CHOICES)) {
+    if (!(name in raw)) continue;
+    if (values.includes(raw[name])) settings[name] = raw[name];
+    else bad.push(name);
+  }
+  // Each of the variants' yes/no switches on its own.
+  if ("variant" in raw) {
+    const variant = raw.variant;
+    if (!variant || typeof variant !== "object" || Array.isArray(variant)) bad.push("variant");
+    else
+      for (const name of Object.keys(DEFAULT_SWITCHES)) {
+        if (!(name in variant)) continue;
+        if (typeof variant[name] === "boolean") settings.variant[name] = variant[name];
+        else bad.push(`variant.${name}`);
+      }
+  }
+  if ("custom" in raw) {
+    const custom = raw.custom;
+    if (!custom || typeof custom !== "object" || Array.isArray(custom)) bad.push("custom");
+    else
+      for (const [name, values] of Object.entries(CUSTOM_CHOICES)) {
+        if (!(name in custom)) continue;
+        if (values.includes(custom[name])) settings.custom[name] = custom[name];
+        else bad.push(`custom.${name}`);
+      }
+  }
+  return { settings, bad };
+}

@@ -1,0 +1,622 @@
+// The game controller: the one queue of engine calls, the computer's turns,
+// autosave (the match, and the selection or open knock panel beside it),
+// opening or resuming a match, and the page's start. It changes the shared
+// state and asks the composition root to render; it never touches the DOM.
+// Its state is one record (createController below); every function here
+// takes it first, and the factory only wires them.
+
+import { createFinished } from "../data/finished.js";
+import { createEngine, EngineError, REVIEW_ROLE } from "../engine.js";
+import { newSeed, normalizeSeed, seedFromHash } from "../model/seed.js";
+import { newMatchRules, rulesFromHash, rulesHash } from "../model/variants.js";
+import { computerMove } from "../text/words.js";
+import { restoredKnock } from "../model/knock.js";
+import { SPEED_DELAY_MS } from "../model/settings.js";
+import { askCoach, askSummary, coaching } from "./coach.js";
+import { guided } from "./tutorial.js";
+import { createTabs } from "../data/tabs.js";
+import { openElsewhereSheet, openLinkSheet } from "../screens/questions.js";
+
+// Engine refusals: shown as a short message, the table stays as it was.
+const REFUSALS = new Set([
+  "must_draw_first",
+  "cannot_discard_taken_upcard",
+  "deadwood_too_high",
+  "not_your_turn",
+  "invalid_melds",
+  "game_over",
+  "must_take_or_pass",
+  "must_draw_from_stock",
+  "already_drawn",
+  "card_not_in_hand",
+  "not_upcard_phase",
+  "big_gin_not_allowed",
+  "not_big_gin",
+  "bad_action",
+  "empty_discard_pile",
+]);
+
+// deps: {state (app.js's shared state), storage (data/storage.js), render(mode),
+// announce(text), notify(key, kind, vars), onReady(value), settled()}.
+export function createController({ state, storage, render, announce, notify, onReady, settled = async () => {} }) {
+  const ctrl = {
+    state, // the page's shared state (app.js): view, save, ui, settings...
+    storage, // the player's data (data/storage.js)
+    render, // app.js's render funnel: render(), render("busy"), render("settle")
+    announce, // a line for the screen reader's log
+    notify, // a notice over the table, once per key
+    onReady, // resolves window.ginReady once a match is on screen
+    settled, // resolves once no card moves on the table (table/motion.js)
+    engine: null, // the page's engine (runtime), replaced when it dies
+    generation: 0, // bumps on every new match: stale computer loops stop
+    work: Promise.resolve(), // the chain of engine calls; idle() waits on it
+    keptUi: "", // the UI state last written beside the save (keepUi)
+    counted: "", // the match and deals last handed to finished.count
+    finished: null, // finished matches and statistics (data/finished.js)
+    tabs: null, // which tab plays the match (data/tabs.js)
+    elsewhere: null, // the sheet saying the match is open in another tab
+    linkAsked: null, // a link's seed to ask about once the table is up (start)
+    pendingStep: null, // {mine, before, answer}: the computer's step asked of the engine, not shown yet
+    restart: null, // the engine's replacement under way (engineDied)
+  };
+  // Engine calls outside the match's queue, since they never touch the current match.
+  ctrl.finished = createFinished(storage, (method, params) => ctrl.engine.call(method, params));
+  // A tab that lost the match writes nothing of it (data/storage.js asks before every write).
+  ctrl.tabs = createTabs({ onLost: (seed) => lostMatch(ctrl, seed) });
+  storage.setOwner(ctrl.tabs.owns);
+  return {
+    act: (action, after) => act(ctrl, action, after),
+    runTask: (task) => runTask(ctrl, task),
+    playOn: () => playOn(ctrl),
+    accept: (result) => accept(ctrl, result),
+    acknowledge: (number) => acknowledge(ctrl, number),
+    startMatch: (seed, rules) => startMatch(ctrl, seed, rules),
+    // What the page would open at start (the guided deal's end).
+    reopen: () => {
+      ctrl.generation++;
+      return openMatch(ctrl);
+    },
+    setMessage: (kind, code, text) => setMessage(ctrl, kind, code, text),
+    refuseLocally: (code) => refuseLocally(ctrl, code),
+    persistSettings: () => persistSettings(ctrl),
+    keepUi: () => keepUi(ctrl),
+    start: () => start(ctrl),
+    call: (method, params) => ctrl.engine.call(method, params),
+    // An extra engine for the viewer's review (the caller terminates it).
+    reviewEngine: () => createEngine({ role: REVIEW_ROLE }),
+    finished: ctrl.finished,
+    followLink: (wanted, rules) => followLink(ctrl, wanted, rules),
+    openMatches: () => openMatches(ctrl),
+    storage,
+    resumeMatch: (seed) => runTask(ctrl, () => openSeed(ctrl, seed)),
+    idle: () => (ctrl.restart ? ctrl.restart.then(() => ctrl.work) : ctrl.work),
+  };
+}
+
+// --- what is kept beside the save -----------------------------------------------
+
+// The selection and an open knock panel (with the player's edits) are kept
+// beside the save, for the position they belong to, so a reload comes back
+// to the same screen.
+function keepUi(ctrl) {
+  const { state, storage } = ctrl;
+  if (guided(state)) return; // the guided deal keeps nothing (tutorial.js)
+  if (!state.view || !state.save || !Array.isArray(state.save.actions) || !storage.available) return;
+  const draft = state.ui.panel === "knock" ? state.ui.knock : null;
+  const value = {
+    seed: state.view.seed,
+    actions: state.save.actions.length,
+    selected: state.ui.selected,
+    order: state.ui.order,
+    knock: draft ? { type: draft.type, card: draft.card, melds: draft.melds } : null,
+  };
+  const text = JSON.stringify(value);
+  if (text !== ctrl.keptUi && storage.writeUi(value)) ctrl.keptUi = text;
+}
+
+function restoreUi(ctrl) {
+  const { state } = ctrl;
+  const kept = ctrl.storage.readUi();
+  const view = state.view;
+  // The hand order belongs to the deal, whoever is to move.
+  const order = kept && kept.order;
+  if (view && order && order.seed === view.seed && order.deal === view.deal_number && Array.isArray(order.cards))
+    state.ui.order = { seed: order.seed, deal: order.deal, cards: order.cards.filter((c) => typeof c === "string") };
+  if (!kept || !view || !state.save || state.ui.panel || view.over || view.to_act !== 0) return;
+  if (kept.seed !== view.seed || kept.actions !== (state.save.actions || []).length) return;
+  if (typeof kept.selected === "string" && view.hand.includes(kept.selected)) {
+    state.ui.selected = kept.selected;
+    state.ui.focus = `card:${kept.selected}`;
+  }
+  const draft = kept.knock ? restoredKnock(state.view, kept.knock) : null;
+  if (draft) {
+    state.ui.knock = draft;
+    state.ui.panel = "knock";
+    state.ui.focus = "confirm";
+  }
+}
+
+function persistSettings(ctrl) {
+  if (!ctrl.storage.writeSettings(ctrl.state.settings) && ctrl.storage.available) ctrl.notify("storage.full", "warning");
+}
+
+function persistMatch(ctrl, save) {
+  if (!save) return;
+  const { state, storage } = ctrl;
+  state.save = save;
+  // told once at start-up; another tab plays it; the guided deal is not kept
+  if (!storage.available || guided(state) || !ctrl.tabs.owns()) return;
+  if (!storage.writeMatch(save)) ctrl.notify("storage.full", "warning");
+}
+
+// Keep the URL naming the current match's seed, so a reload (or a shared
+// link) lands on the same match.
+function showSeedInUrl(ctrl, seed, rules) {
+  const hash = `#seed=${encodeURIComponent(seed)}${rules ? rulesHash(rules) : ""}`;
+  if (guided(ctrl.state)) return; // a reload leaves the guided deal
+  if (location.hash !== hash) history.replaceState(null, "", hash);
+}
+
+// --- the engine's answers -------------------------------------------------------
+
+function accept(ctrl, result) {
+  const { state } = ctrl;
+  ctrl.pendingStep = null; // a step asked before this answer belongs to an older position
+  if (result.view) state.view = result.view;
+  if (result.save) persistMatch(ctrl, result.save);
+  if (state.view) showSeedInUrl(ctrl, state.view.seed, state.view.rules);
+  noticeFinishedDeal(ctrl);
+  // Statistics count each deal when it ends and the match when it ends (a
+  // finished match is kept too). finished.js knows each by its seed, rules
+  // and actions: a reload, the end screen again or an older save adds
+  // nothing, so the page's first view of a match counts it too (a deal
+  // that ended just before the page was closed).
+  if (!state.view || !result.save || guided(state) || !ctrl.tabs.owns()) return; // the guided deal never counts
+  const ended = state.view.history.length;
+  const key = ended ? `${state.view.seed}:${ended}` : ""; // "" again at a new match's first deal
+  if (ended && (key !== ctrl.counted || state.view.over)) {
+    const save = result.save;
+    enqueue(ctrl, () => ctrl.finished.count(save)).catch((err) => console.warn("finished:", err));
+  }
+  ctrl.counted = key;
+}
+
+// A deal that ends starts the next at once: the result panel shows the
+// finished one (history grows) and holds the computer until "Siguiente".
+function noticeFinishedDeal(ctrl) {
+  const { state } = ctrl;
+  const view = state.view;
+  if (!view) return;
+  const count = view.history.length;
+  if (count > state.ui.seenDeals) {
+    state.ui.seenDeals = count;
+    state.ui.result = view.history[count - 1];
+    state.ui.panel = "deal";
+    state.ui.knock = null;
+    state.ui.selected = null;
+    state.ui.focus = "next";
+    if (coaching(state)) askSummary((m, p) => ctrl.engine.call(m, p), state, ctrl.render);
+  } else if (count < state.ui.seenDeals) {
+    state.ui.seenDeals = count; // a new match
+  }
+}
+
+// A fresh view from a new or loaded match: nothing selected, nothing to
+// replay. A deal result the player has not closed yet (the page reloaded
+// while it was shown, or before it could be) opens again; a finished match
+// shows its result.
+function resetUi(ctrl, acknowledged = Infinity) {
+  const { state } = ctrl;
+  const view = state.view;
+  const count = view ? view.history.length : 0;
+  const pending = count && view.history[count - 1].number > acknowledged ? view.history[count - 1] : null;
+  const panel = pending ? "deal" : view && view.over ? "match" : null;
+  Object.assign(state.ui, {
+    selected: null,
+    panel,
+    knock: null,
+    result: pending,
+    seenDeals: count,
+    focus: panel === "deal" ? "next" : panel === "match" ? "again" : null,
+    message: null,
+    hintTarget: null,
+    lastComputer: null,
+    rover: null,
+    order: null,
+    levelNote: false,
+  });
+}
+
+// The player closed the result of deal `number` (0: a new match): a reload
+// must not show it again, nor miss one not closed yet.
+function acknowledge(ctrl, number) {
+  const { state, storage } = ctrl;
+  if (state.view && storage.available && !guided(state)) storage.writeAcknowledged(state.view.seed, number);
+}
+
+// Every engine call goes through here, one at a time, in order.
+function enqueue(ctrl, task) {
+  const run = ctrl.work.then(task, task);
+  ctrl.work = run.catch(() => {});
+  return run;
+}
+
+// --- opening a match ------------------------------------------------------------
+
+// rules: {profile, options} (a link's, or the match replayed), else the
+// settings'; with a level (the guided deal: fixed rules and level).
+async function startMatch(ctrl, seed, rules = null) {
+  const { state } = ctrl;
+  ctrl.generation++;
+  if (!rules || !rules.level) state.ui.tutorial = null; // any other match ends the guided deal
+  const { profile, options = {} } = rules || newMatchRules(state.settings);
+  const level = (rules && rules.level) || state.settings.level;
+  await ctrl.tabs.claim(seed);
+  const result = await ctrl.engine.call("new_match", { seed, profile, options, level });
+  state.ui.seenDeals = 0;
+  accept(ctrl, result);
+  acknowledge(ctrl, 0);
+  resetUi(ctrl);
+  state.ui.profileNote = false;
+}
+
+// The save kept for `seed`: the current one, or one left unfinished.
+function savedFor(ctrl, seed, stored = ctrl.storage.readMatch()) {
+  if (stored.status === "ok" && String(stored.save.seed).toUpperCase() === seed) return stored.save;
+  const open = ctrl.storage.openMatches().find((m) => m.seed.toUpperCase() === seed);
+  return open ? open.save : null;
+}
+
+// Load a save into the engine and the page; false when the engine refuses
+// it (then it goes aside, never lost).
+async function resume(ctrl, save, raw = JSON.stringify(save)) {
+  const { state, storage } = ctrl;
+  try {
+    const loaded = await ctrl.engine.call("load", { save });
+    ctrl.generation++;
+    tellLostMoves(ctrl, loaded.view.seed, (save.actions || []).length); // before accept() saves again
+    state.ui.seenDeals = loaded.view.history.length;
+    accept(ctrl, loaded);
+    // A save from before this was kept has nothing pending.
+    resetUi(ctrl, storage.readAcknowledged(loaded.view.seed) ?? Infinity);
+    restoreUi(ctrl);
+    return true;
+  } catch (err) {
+    // bad_save, or any other failure to replay it: a save must never keep
+    // the page from opening, so it goes aside and a new match starts.
+    if (!(err instanceof EngineError) || err.code === "not_ready" || err.code === "engine_dead") throw err;
+    storage.setAsideMatch(raw);
+    ctrl.notify("storage.broken", "warning");
+    return false;
+  }
+}
+
+// After a reload: the match could not be saved at its last moves.
+function tellLostMoves(ctrl, seed, saved) {
+  const lost = ctrl.storage.lost();
+  if (!lost || lost.seed !== String(seed)) return;
+  ctrl.storage.forgetLost();
+  if (lost.reached > saved) ctrl.notify("storage.lost_moves", "warning", { n: lost.reached - saved });
+}
+
+// Play `seed` in this tab: its kept save if there is one, else from its
+// first deal. Another tab playing it: shown, with "Jugar aquí".
+// A kept save the engine refuses goes aside and `seed` starts from its
+// first deal (a new seed instead when `orNew`: the seed came from that save).
+// rules: the link's {profile, options} for a match not kept here (else the settings').
+async function openSeed(ctrl, seed, stored = ctrl.storage.readMatch(), orNew = false, rules = null) {
+  if (!(await ctrl.tabs.claim(seed))) {
+    const save = savedFor(ctrl, seed, stored);
+    if (save) await resume(ctrl, save).catch(() => {});
+    showElsewhere(ctrl, seed);
+    return;
+  }
+  const save = savedFor(ctrl, seed, stored);
+  if (save && (await resume(ctrl, save, stored.status === "ok" && stored.save === save ? stored.raw : undefined))) return;
+  await startMatch(ctrl, orNew ? newSeed() : seed, orNew ? null : rules);
+}
+
+// Resume the saved match if there is one (and it is the URL's seed, when
+// the URL names one); otherwise the URL's match (kept or new) or a new one.
+// A link to another match while this one is unfinished asks first.
+async function openMatch(ctrl) {
+  const { storage } = ctrl;
+  const wanted = seedFromHash(location.hash);
+  const stored = storage.readMatch();
+  if (stored.status === "corrupt") {
+    storage.setAsideMatch(stored.raw);
+    ctrl.notify("storage.broken", "warning");
+  }
+  const current = stored.status === "ok" ? normalizeSeed(String(stored.save.seed)) : null;
+  if (stored.status === "ok" && !current) {
+    storage.setAsideMatch(stored.raw); // no seed to play it by
+    ctrl.notify("storage.broken", "warning");
+  }
+  if (current && (!wanted || current === wanted)) return openSeed(ctrl, current, stored, !wanted);
+  if (current && wanted && (await ctrl.tabs.claim(current)) && (await resume(ctrl, stored.save, stored.raw)) && !ctrl.state.view.over) {
+    ctrl.linkAsked = wanted; // asked once the table is up (start)
+    return;
+  }
+  try {
+    await openSeed(ctrl, wanted || newSeed(), storage.readMatch(), false, wanted ? rulesFromHash(location.hash) : null);
+  } catch (err) {
+    if (!wanted || !(err instanceof EngineError) || err.code === "engine_dead") throw err;
+    await startMatch(ctrl, newSeed()); // the URL's seed was refused by the engine
+  }
+}
+
+// A link (or a typed hash) names another match than the one on the table.
+// With a match in progress it asks: open it (this one is kept and can be
+// resumed from "Partidas"), open it and drop this one, or stay.
+function followLink(ctrl, wanted, rules = null) {
+  const { state } = ctrl;
+  if (!state.view || wanted === state.view.seed) return;
+  const current = state.view.seed;
+  const go = (drop) => {
+    runTask(ctrl, async () => {
+      await openSeed(ctrl, wanted, undefined, false, rules);
+      if (drop) ctrl.storage.dropOpen(current);
+    });
+  };
+  if (state.view.over || !ctrl.tabs.owns()) return go(false);
+  openLinkSheet({
+    t: () => state.t,
+    current,
+    wanted,
+    onOpen: () => go(false),
+    onDrop: () => go(true),
+    onStay: () => showSeedInUrl(ctrl, current),
+  });
+}
+
+// The other tab took this match over (or had it first): the table waits
+// behind a sheet that says so until "Jugar aquí", which takes it back with
+// what the other tab saved.
+function showElsewhere(ctrl, seed) {
+  ctrl.generation++; // the computer's loop stops here
+  if (ctrl.elsewhere && !ctrl.elsewhere.closed) return;
+  ctrl.elsewhere = openElsewhereSheet({
+    t: () => ctrl.state.t,
+    onTake: () =>
+      enqueue(ctrl, async () => {
+        await ctrl.tabs.claim(seed, { steal: true });
+        const save = savedFor(ctrl, seed);
+        if (!save || !(await resume(ctrl, save))) await startMatch(ctrl, seed);
+        ctrl.render();
+      }).then(() => playOn(ctrl)),
+  });
+  ctrl.render();
+}
+
+function lostMatch(ctrl, seed) {
+  if (ctrl.state.view && ctrl.state.view.seed === seed) showElsewhere(ctrl, seed);
+}
+
+// Unfinished matches kept besides this one, for "Partidas": [{seed, at, save}].
+function openMatches(ctrl) {
+  const seed = ctrl.state.view && ctrl.state.view.seed;
+  return ctrl.storage.openMatches().filter((m) => m.seed !== seed).reverse();
+}
+
+// --- the computer's turns -------------------------------------------------------
+
+const delay = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// What the computer just did, as a move words.js can tell in either language:
+// {type, from, card, gin}, from its action, the step's events and the view
+// before it (the upcard it took was on the pile).
+export function computerMoveOf(action, events, before) {
+  const seen = (events || []).find((e) => e.seat === 1 && e.type === action.type) || {};
+  const showdown = (events || []).find((e) => e.type === "showdown");
+  const card = seen.card || action.card || (action.type === "take" ? before.discard.at(-1) : null) || null;
+  return { type: action.type, from: action.from || null, card, gin: Boolean(showdown && showdown.kind === "gin") };
+}
+
+// While the menu or any dialog is open the computer waits.
+const paused = (state) => state.ui.menuOpen || Boolean(state.ui.panel);
+
+// The computer plays its turns one step at a time, rendering after each. The
+// table paces it: a step shows once the pause of its speed has passed and
+// the animation in front of it (the deal, the upcard turning, the player's
+// discard, its own last move) has finished. The engine is asked at the
+// start of the pause, so a slow decision costs the player nothing more.
+// While the menu or any dialog is open it waits (leaves the queue, the
+// step it was given kept for later) and goes on when it closes (the
+// closing intents play on).
+async function computerTurns(ctrl) {
+  const { state } = ctrl;
+  const mine = ctrl.generation;
+  while (state.view && !state.view.over && state.view.to_act === 1 && mine === ctrl.generation && !paused(state)) {
+    const pause = delay(SPEED_DELAY_MS[state.settings.speed] ?? SPEED_DELAY_MS.normal);
+    if (!ctrl.pendingStep || ctrl.pendingStep.mine !== mine) {
+      const answer = ctrl.engine.call("computer_step", {});
+      answer.catch(() => {}); // awaited below; a failure reaches runTask()
+      ctrl.pendingStep = { mine, before: state.view, answer };
+    }
+    const step = ctrl.pendingStep;
+    try {
+      await Promise.all([pause, ctrl.settled(), step.answer]);
+    } catch (err) {
+      if (ctrl.pendingStep === step) ctrl.pendingStep = null;
+      throw err;
+    }
+    await ctrl.settled(); // anything that began meanwhile
+    if (mine !== ctrl.generation || step !== ctrl.pendingStep) return;
+    if (paused(state)) return; // shown when the menu or the dialog closes
+    ctrl.pendingStep = null;
+    showComputerStep(ctrl, step, await step.answer);
+  }
+}
+
+function showComputerStep(ctrl, step, result) {
+  const { state } = ctrl;
+  accept(ctrl, result);
+  const move = computerMoveOf(result.action, result.events, step.before);
+  state.ui.lastComputer = move;
+  // "Wait: it is the computer's turn" no longer holds.
+  if (state.view.to_act !== 1 && state.ui.message && state.ui.message.code === "not_your_turn") state.ui.message = null;
+  ctrl.announce(computerMove(state.t, move));
+  ctrl.render();
+}
+
+// --- the player's moves and their refusals ----------------------------------------
+
+// text: (t) => string, so the message follows a change of language.
+function setMessage(ctrl, kind, code, text) {
+  ctrl.state.ui.message = { kind, code, text };
+  if (kind !== "hint") ctrl.announce(text(ctrl.state.t));
+}
+
+function refusalText(ctrl, code) {
+  const view = ctrl.state.view;
+  const limit = view ? view.knock_limit ?? view.rules.knock_limit : 10;
+  return (t) => {
+    const key = `error.${code}`;
+    const text = t(key, { limit });
+    return text === key ? t("error.generic") : text;
+  };
+}
+
+// Every engine call that changes the game: one at a time, the table busy
+// meanwhile, then the computer's turns. Refusals become a short message and
+// leave the table exactly as it was.
+function runTask(ctrl, task) {
+  const { state } = ctrl;
+  return enqueue(ctrl, async () => {
+    state.busy = true;
+    // The player's own move: nothing on the table changes yet (the render
+    // comes with the engine's answer), only the busy mark.
+    ctrl.render(state.view && state.view.to_act === 0 && !state.ui.panel && !state.ui.menuOpen ? "busy" : undefined);
+    try {
+      await task();
+      await computerTurns(ctrl);
+    } catch (err) {
+      failedTask(ctrl, err);
+    } finally {
+      state.busy = false;
+      ctrl.render("settle");
+    }
+  });
+}
+
+// The computer moves if it is its turn (after a dialog closed, a new deal...).
+function playOn(ctrl) {
+  return runTask(ctrl, async () => {});
+}
+
+function failedTask(ctrl, err) {
+  const { state } = ctrl;
+  if (err.code === "engine_dead") {
+    engineDied(ctrl);
+  } else if (err.code && REFUSALS.has(err.code)) {
+    setMessage(ctrl, "refusal", err.code, refusalText(ctrl, err.code));
+  } else {
+    ctrl.notify(err.code && state.t(`error.${err.code}`) !== `error.${err.code}` ? `error.${err.code}` : "error.generic", "error");
+    console.error(err);
+  }
+}
+
+function refuseLocally(ctrl, code) {
+  setMessage(ctrl, "refusal", code, refusalText(ctrl, code));
+  ctrl.render();
+}
+
+// The human's move. While the computer is playing, say so instead.
+function act(ctrl, action, after = () => {}) {
+  const { state } = ctrl;
+  if (!state.view || state.ui.panel === "deal" || state.ui.panel === "match") return;
+  if (state.busy) {
+    if (state.view.to_act === 1) refuseLocally(ctrl, "not_your_turn");
+    return;
+  }
+  const before = state.view;
+  return runTask(ctrl, async () => {
+    const coached = coaching(state);
+    const result = await ctrl.engine.call("act", coached ? { action, coach: true } : { action });
+    state.ui.message = null;
+    state.ui.hintTarget = null;
+    state.ui.selected = null;
+    state.ui.lastComputer = null;
+    accept(ctrl, result);
+    if (action.type === "draw" || action.type === "take") {
+      const drawn = state.view.hand.find((c) => !before.hand.includes(c));
+      state.ui.focus = drawn ? `card:${drawn}` : null;
+    }
+    after();
+    ctrl.render();
+    if (coached) askCoach((m, p) => ctrl.engine.call(m, p), state, result, ctrl.render, ctrl.announce); // not awaited
+  });
+}
+
+// --- the engine's start and its replacement ---------------------------------------
+
+// The worker died or stopped answering: a new one, and the match resumes
+// from its autosave (what the table showed was saved move by move).
+function engineDied(ctrl) {
+  ctrl.restart = ctrl.restart || replaceEngine(ctrl);
+}
+
+function replaceEngine(ctrl) {
+  const { state } = ctrl;
+  ctrl.generation++;
+  ctrl.notify("engine.restarted", "warning");
+  if (ctrl.engine) ctrl.engine.terminate();
+  ctrl.engine = createEngine({ fresh: true, onDead: () => engineDied(ctrl) });
+  return ctrl.engine.ready
+    .then(() =>
+      enqueue(ctrl, async () => {
+        const stored = ctrl.storage.readMatch();
+        const seed = state.view ? state.view.seed : stored.status === "ok" ? String(stored.save.seed) : newSeed();
+        await openSeed(ctrl, seed, stored);
+      }),
+    )
+    .then(() => {
+      ctrl.restart = null;
+      playOn(ctrl);
+    })
+    .catch((err) => {
+      ctrl.restart = null;
+      state.boot.error = { code: err.code || "boot_failed", stage: err.stage || "start", detail: err.detail || String(err) };
+      ctrl.render();
+    });
+}
+
+// The page's start (and "Reintentar"): the engine boots, then the match
+// the page opens (kept, linked or new) is put on the table.
+async function start(ctrl) {
+  const { state } = ctrl;
+  if (ctrl.engine) ctrl.engine.terminate();
+  state.boot = { stage: "start", error: null };
+  ctrl.render();
+  ctrl.engine = createEngine({
+    onProgress(stage) {
+      state.boot.stage = stage;
+      ctrl.render();
+    },
+    onDead: () => engineDied(ctrl),
+  });
+  try {
+    const { timings } = await ctrl.engine.ready;
+    await enqueue(ctrl, () => openMatch(ctrl));
+    enqueue(ctrl, () => ctrl.finished.reconcile()).catch((err) => console.warn("finished:", err));
+    state.boot.stage = "ready";
+    ctrl.render();
+    playOn(ctrl); // the computer may be the one to move
+    if (ctrl.linkAsked) followLink(ctrl, ctrl.linkAsked);
+    ctrl.linkAsked = null;
+    Promise.resolve(navigator.storage?.persist?.()).catch(() => {}); // ask to keep our data under pressure
+    ctrl.onReady({ timings, seed: state.view.seed, at: performance.now() });
+    ctrl.engine.playable();
+    registerServiceWorker();
+  } catch (err) {
+    console.error(err);
+    state.boot.error = { code: err.code || "boot_failed", stage: err.stage || state.boot.stage, detail: err.detail || String(err) };
+    ctrl.render();
+  }
+}
+
+// After the first boot, so precaching never competes with it.
+function registerServiceWorker() {
+  if (!("serviceWorker" in navigator)) return;
+  navigator.serviceWorker.register("./sw.js").catch((err) => console.warn("service worker:", err));
+}
