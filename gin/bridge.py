@@ -21,6 +21,7 @@ from collections.abc import Callable
 from typing import Any
 
 from . import ai, coach as _coach, notation as _notation, replay as _replay, stats as _stats
+from . import duplicate as _duplicate, fairness as _fairness
 from .errors import MAX_DEPTH, GinError, IllegalMove, SaveError, quote
 from .match import Match
 from .rules import Rules
@@ -66,6 +67,9 @@ _DEEP_CODES: dict[str, tuple[tuple[tuple[str, ...], str], ...]] = {
     "review": ((("save",), "bad_save"),),
     "stats": ((("saves",), "bad_save"),),
     "match_text": ((("save",), "bad_save"),),
+    "duplicate": ((("save",), "bad_save"),),
+    "duplicate_stats": ((("records",), "bad_record"), (("totals",), "bad_totals")),
+    "verify": ((("save",), "bad_save"),),
 }
 
 
@@ -234,7 +238,7 @@ def computer_step(params: dict[str, Any]) -> dict[str, Any]:
     match = _match()
     if match.over or match.deal.to_act != COMPUTER:
         raise BridgeError("it is not the computer's turn", code="not_computer_turn")
-    action = ai.choose(match.view(COMPUTER), match.meta.get("level", "normal"))
+    action = _fairness.computer_move(match, match.meta.get("level", "normal"))
     events = _apply(match, {**action, "seat": COMPUTER})
     return {"action": action, **_state(match), "events": events}
 
@@ -326,6 +330,46 @@ _METHODS = {
         match_text, parse_text,
     )
 }
+
+
+# -- issue 32: Difícil with your cards, the luck removed, Comprobar -------------
+
+__all__ += ["duplicate", "duplicate_stats", "verify"]
+
+
+@_json_call
+def duplicate(params: dict[str, Any]) -> dict[str, Any]:
+    """Deal ``{"save", "deal": n}`` played again by Difícil in the player's seat, the
+    computer at the level it played it (gin.duplicate.replay_deal)."""
+    return _duplicate.replay_deal(params.get("save"), params.get("deal"))
+
+
+@_json_call
+def duplicate_stats(params: dict[str, Any]) -> dict[str, Any]:
+    """The player against Difícil on the same cards over ``{"records", "totals"?,
+    "matches"?}``: means per deal with 95 % intervals (gin.duplicate.summary)."""
+    matches = params.get("matches", _duplicate.CHART_MATCHES)
+    return _duplicate.summary(params.get("records"), params.get("totals"), matches=matches)
+
+
+@_json_call
+def verify(params: dict[str, Any]) -> dict[str, Any]:
+    """Comprobar: the computer's decisions ``{"save", "start"?, "count"?, "samples"?,
+    "seed"?}`` of a finished match asked again with the hidden cards dealt
+    again (gin.fairness.verify)."""
+    seed = params.get("seed", "")
+    if not isinstance(seed, str) or len(seed) > 64:
+        raise BridgeError(f"seed must be a string of at most 64 characters, not {quote(seed)}", code="bad_range")
+    return _fairness.verify(
+        params.get("save"),
+        start=params.get("start", 0),
+        count=params.get("count"),
+        samples=params.get("samples"),
+        seed=seed,
+    )
+
+
+_METHODS.update({f.__name__: f for f in (duplicate, duplicate_stats, verify)})
 
 
 def call(method: str, params_json: str = "{}") -> str:

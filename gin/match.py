@@ -12,6 +12,7 @@ a scored deal deals next; after a void deal the same dealer deals again.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -312,6 +313,17 @@ class Match:
         dealer = self.deal.dealer if outcome.winner is None else outcome.winner
         self.deal_number += 1
         self.deal = self._new_deal(self.deal_number, dealer)
+
+    def copy(self) -> "Match":
+        """An independent copy: its deal, results, actions and meta copied (to play
+        a deal on from here without touching this match, e.g. gin.duplicate)."""
+        c = Match.__new__(Match)
+        c.seed, c.rules, c.deal_number, c.final = self.seed, self.rules, self.deal_number, self.final
+        c.deal = self.deal.copy()
+        c.results = list(self.results)
+        c.actions = [dict(a) for a in self.actions]
+        c.meta = copy.deepcopy(self.meta)
+        return c
 
     # -- views and saves ----------------------------------------------------
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import hashlib
 
-__all__ = ["ALGORITHM", "normalize_seed", "shuffled_deck", "first_dealer", "deal_cards"]
+__all__ = ["ALGORITHM", "normalize_seed", "shuffled", "shuffled_deck", "first_dealer", "deal_cards"]
 
 ALGORITHM = "gin-shuffle-v1"
 
@@ -49,20 +49,26 @@ def _stream(key: bytes):
         counter += 1
 
 
-def shuffled_deck(seed: str, deal_number: int) -> list[int]:
-    """The 52 card indices in dealt order for one deal of a seeded match."""
-    key = f"{ALGORITHM}|{normalize_seed(seed)}|{int(deal_number)}".encode()
+def shuffled(items: list[int], key: bytes) -> list[int]:
+    """``items`` in the order of steps 2 and 3 above with the stream of ``key``
+    (a new list).  Also draws Comprobar's worlds (gin.fairness)."""
+    out = list(items)
     words = _stream(key)
-    deck = list(range(52))
-    for i in range(51, 0, -1):
+    for i in range(len(out) - 1, 0, -1):
         n = i + 1
         limit = (1 << 32) - (1 << 32) % n
         w = next(words)
         while w >= limit:
             w = next(words)
         j = w % n
-        deck[i], deck[j] = deck[j], deck[i]
-    return deck
+        out[i], out[j] = out[j], out[i]
+    return out
+
+
+def shuffled_deck(seed: str, deal_number: int) -> list[int]:
+    """The 52 card indices in dealt order for one deal of a seeded match."""
+    key = f"{ALGORITHM}|{normalize_seed(seed)}|{int(deal_number)}".encode()
+    return shuffled(list(range(52)), key)
 
 
 def deal_cards(seed: str, deal_number: int) -> tuple[list[int], list[int], int, list[int]]:

@@ -33,23 +33,25 @@ let bridge;
 const extra = {};
 if (boot === "snapshot") {
   // The browser's fast path: the build's snapshot (checked against the
-  // manifest), then what worker.js runs after a restore, taken from it.
+  // manifest), then what the worker runs after a restore, taken from its
+  // modules (runtime/snapshot.js, runtime/stdlib.js).
   const packed = await readFile(path.join(distDir, manifest.snapshot.url));
   const integrity = "sha256-" + createHash("sha256").update(packed).digest("base64");
   if (integrity !== manifest.snapshot.integrity) throw new Error("the snapshot in dist/ does not match the manifest");
-  const worker = await readFile(path.join(distDir, "worker.js"), "utf8");
+  const restore = await readFile(path.join(distDir, "runtime", "snapshot.js"), "utf8");
+  const stdlibGuard = await readFile(path.join(distDir, "runtime", "stdlib.js"), "utf8");
   // The page's own code: the XOR with the wasm's data segments undone, and
   // the guard that fetches the stdlib for an import that comes before it.
   const shared = {};
-  new Function("self", await readFile(path.join(distDir, "wasmdata.js"), "utf8"))(shared);
+  new Function("self", await readFile(path.join(distDir, "runtime", "wasmdata.js"), "utf8"))(shared);
   const { xorWasmData } = shared.ginWasmData;
   const wasm = await readFile(path.join(pyodideDir, "pyodide.asm.wasm"));
   const snapshot = xorWasmData(new Uint8Array(gunzipSync(packed)), new Uint8Array(wasm));
   // As the worker boots it: an empty zip in the stdlib's place.
   pyodide = await loadPyodide({ ...options, stdLibURL: path.join(distDir, manifest.build.stdlib_stub), _loadSnapshot: snapshot });
-  const afterRestore = /const AFTER_RESTORE = `([^`]*)`/.exec(worker)[1];
+  const afterRestore = /const AFTER_RESTORE = `([^`]*)`/.exec(restore)[1];
   pyodide.runPython(afterRestore);
-  pyodide.runPython(/const STDLIB_GUARD = `([^`]*)`/.exec(worker)[1]);
+  pyodide.runPython(/const STDLIB_GUARD = `([^`]*)`/.exec(stdlibGuard)[1]);
   const stdlib = await readFile(path.join(distDir, manifest.build.stdlib));
   const zipPath = pyodide.globals.get("_stdlib_zip");
   extra.stdlib_fetches = 0;
@@ -108,9 +110,12 @@ while (answer.ok && !answer.view.over && steps < Number(maxSteps)) {
     answer = call("computer_step", {});
   }
 }
-call("save", {});
+const save = call("save", {}).save;
 // The match as text, printed and read back (gin.notation): the same text and save as in CPython.
 call("parse_text", { text: call("match_text", {}).text });
+// Issue 32 on the finished match: a deal played again by Difícil, and a part of Comprobar.
+call("duplicate", { save, deal: 1 });
+call("verify", { save, count: 12, samples: 2 });
 if (extra.early_import) extra.early_import = extra.early_import();
 
 await writeFile(outPath, JSON.stringify({ transcript, steps, python: pyodide.runPython("import sys; sys.version"), ...extra }));

@@ -426,3 +426,23 @@ def test_big_gin_happens_in_random_matches_where_enabled():
         if "big_gin" in kinds:
             break
     assert "big_gin" in kinds
+
+
+def test_a_copy_plays_on_without_touching_the_match():
+    from gin import ai
+
+    m = Match.new(seed="COPY-1")
+    for _ in range(7):
+        m.apply(ai.choose(m.view(m.to_act), "easy"))
+    m.meta["levels"] = ["easy"]
+    def state(match: Match) -> str:
+        return json.dumps([match.to_save(), match.view(0), match.view(1), match.deal.to_dict()])
+
+    before = state(m)
+    c = m.copy()
+    assert state(c) == before
+    while len(c.results) < 2:
+        c.apply(ai.choose(c.view(c.to_act), "easy"))
+    c.meta["levels"].append("hard")
+    assert c.deal_number > m.deal_number and len(c.actions) > len(m.actions)
+    assert state(m) == before

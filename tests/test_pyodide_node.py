@@ -37,8 +37,10 @@ def cpython_transcript(seed: str, level: str) -> list[dict]:
             answer = call("act", {"action": action})
         else:
             answer = call("computer_step", {})
-    call("save", {})
+    save = call("save", {})["save"]
     call("parse_text", {"text": call("match_text", {})["text"]})
+    call("duplicate", {"save": save, "deal": 1})
+    call("verify", {"save": save, "count": 12, "samples": 2})
     return transcript
 
 
@@ -75,13 +77,14 @@ def test_seeded_match_is_identical_in_pyodide_and_cpython(tmp_path, seed, boot):
     assert got["python"].startswith("3."), got["python"]
     transcript = got["transcript"]
 
-    final = expected[-4]["answer"]
+    final = next(t["answer"] for t in reversed(expected) if t["method"] in ("act", "computer_step"))
     assert final["ok"] and final["view"]["over"], "the match was played to its end"
-    save, text, parsed = (step["answer"] for step in expected[-3:])
+    save, text, parsed = (step["answer"] for step in expected[-5:-2])
     assert parsed == {"ok": True, "save": save["save"], "over": True} and text["text"].startswith("[Format")
     for i, (want, have) in enumerate(zip(expected, transcript)):
         assert have == want, f"step {i} ({want['method']}) differs between CPython and Pyodide ({boot})"
     assert len(transcript) == len(expected)
+    assert [(t["method"], t["answer"]["ok"]) for t in transcript[-2:]] == [("duplicate", True), ("verify", True)]
     if boot == "snapshot":
         # Restored, not installed: nothing in site-packages, gin came from memory.
         assert got["site_packages"] == []

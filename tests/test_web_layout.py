@@ -29,8 +29,6 @@ RANKS = {
     "screens": 3,  # sheets: statistics, matches, viewer, questions
     "play": 4,  # controller, intents, coach, tutorial
 }
-# The engine client still at the root until it moves into runtime/.
-ROOT_RUNTIME = {"engine.js", "wasmdata.js"}
 # Layers that never touch the page (their modules run under Node too).
 NO_DOM = {"model": {"document", "window"}, "text": {"document", "window"}, "data": {"document"}}
 MAX_FUNCTION_LINES = 150
@@ -50,7 +48,7 @@ def modules() -> dict:
 def layer_of(rel: str) -> str | None:
     """The layer of a module path under web/ (None: an entry file at the root)."""
     if "/" not in rel:
-        return "runtime" if rel in ROOT_RUNTIME else None
+        return None
     return rel.split("/", 1)[0]
 
 

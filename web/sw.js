@@ -9,31 +9,24 @@
 // The memory snapshot (see worker.js) is not part of the install's list: a
 // first visit's worker fetches it (gzip, its memory XORed with the wasm's
 // data segments) beside the wasm and boots from it, and this worker keeps it
-// decoded, not XORed and sparse (raw_path: see sparseOf), as the engine reads it: from
-// the page's staged copy at install, from the worker's request as it passes
-// through, or fetched in the background once this build is active. A copy
-// that fails to restore is deleted by the engine's worker and fetched again
-// on the next visit; the failures are noted in SNAPSHOT_NOTES, kept until
-// the next build.
-importScripts("wasmdata.js"); // self.ginWasmData
+// decoded, not XORed and sparse (raw_path; the forms:
+// runtime/snapshotformat.js), as the engine reads it: from the page's staged
+// copy at install, from the worker's request as it passes through, or fetched
+// in the background once this build is active. A copy that fails to restore
+// is deleted by the engine's worker and fetched again on the next visit; the
+// failures are noted in NOTES_CACHE, kept until the next build.
+importScripts("runtime/wasmdata.js", "runtime/snapshotformat.js"); // self.ginWasmData, self.ginSnapshotFormat
+
+const { integrityOf, isGzip, gunzip, sparseOf, INTEGRITY_HEADER, SPARSE_INTEGRITY_HEADER, NOTES_CACHE, MAX_FAILURES, notePath } = self.ginSnapshotFormat;
 
 const MANIFEST = self.__GIN_MANIFEST;
 const PREFIX = "gin-";
 const CACHE = PREFIX + MANIFEST.version;
-const STAGING = PREFIX + "staging"; // what the page's worker fetched before this script ran
+const STAGING = PREFIX + "staging"; // what the page's worker fetched before this script ran (runtime/staging.js)
 const SCOPE = new URL(self.registration.scope);
 const SNAPSHOT = MANIFEST.snapshot || null;
-const SNAPSHOT_NOTES = PREFIX + "snapshot-notes"; // worker.js NOTES
-const MAX_FAILURES = 2; // worker.js MAX_FAILURES
 
 const urlFor = (path) => new URL(path, SCOPE).href;
-
-async function integrityOf(bytes) {
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
-  let binary = "";
-  for (const byte of digest) binary += String.fromCharCode(byte);
-  return "sha256-" + btoa(binary);
-}
 
 // A response to keep: the checked bytes, their integrity, and the headers that
 // still describe them (the body is already decoded, so no Content-Encoding).
@@ -41,7 +34,7 @@ function keep(bytes, integrity, headers) {
   const kept = new Headers(headers);
   kept.delete("content-encoding");
   kept.delete("content-length");
-  kept.set("x-gin-integrity", integrity);
+  kept.set(INTEGRITY_HEADER, integrity);
   return new Response(bytes, { status: 200, headers: kept });
 }
 
@@ -54,7 +47,7 @@ async function reuse(path, integrity) {
     const cache = await caches.open(name);
     const response = await cache.match(urlFor(path));
     if (!response) continue;
-    if (response.headers.get("x-gin-integrity") === integrity) return response;
+    if (response.headers.get(INTEGRITY_HEADER) === integrity) return response;
     if (name === STAGING) {
       const bytes = await response.arrayBuffer();
       if ((await integrityOf(bytes)) === integrity) return keep(bytes, integrity, response.headers);
@@ -107,74 +100,31 @@ function warnSnapshot(err) {
   console.warn("gin: snapshot not cached:", String(err && err.message ? err.message : err));
 }
 
-// The snapshot as kept for the engine: only its 64 KB pages that are not all
-// zeros (the memory's unused stretches, half of its 31 MB), each run of them
-// after a table of where it goes; worker.js expandSparse rebuilds the whole.
-//   "GINSPARS" | u32 size | u32 page size | u32 runs
-//   | per run: u32 first page, u32 pages | the runs' bytes, in order
-// (u32 little-endian). A repeat visit reads and hashes half as much.
-const SPARSE_MAGIC = "GINSPARS"; // worker.js SPARSE_MAGIC
-const SPARSE_PAGE = 65536;
-
-function isZero(bytes, start, end) {
-  for (let i = start; i < end; i++) if (bytes[i] !== 0) return false;
-  return true;
-}
-
-function sparseOf(whole) {
-  const runs = []; // [first page, pages]
-  const pages = Math.ceil(whole.length / SPARSE_PAGE);
-  for (let page = 0; page < pages; page++) {
-    if (isZero(whole, page * SPARSE_PAGE, Math.min(whole.length, (page + 1) * SPARSE_PAGE))) continue;
-    const last = runs[runs.length - 1];
-    if (last && last[0] + last[1] === page) last[1]++;
-    else runs.push([page, 1]);
-  }
-  const header = 20 + 8 * runs.length;
-  const spans = runs.map(([first, count]) => [first * SPARSE_PAGE, Math.min(whole.length, (first + count) * SPARSE_PAGE)]);
-  const out = new Uint8Array(header + spans.reduce((n, [start, end]) => n + end - start, 0));
-  const view = new DataView(out.buffer);
-  for (let i = 0; i < SPARSE_MAGIC.length; i++) out[i] = SPARSE_MAGIC.charCodeAt(i);
-  view.setUint32(8, whole.length, true);
-  view.setUint32(12, SPARSE_PAGE, true);
-  view.setUint32(16, runs.length, true);
-  let at = header;
-  runs.forEach(([first, count], i) => {
-    view.setUint32(20 + 8 * i, first, true);
-    view.setUint32(24 + 8 * i, count, true);
-    out.set(whole.subarray(spans[i][0], spans[i][1]), at);
-    at += spans[i][1] - spans[i][0];
-  });
-  return out;
-}
-
 // The snapshot's bytes as served (gzip as built, or decoded if the host sent
 // it with Content-Encoding), checked, decoded, XORed back with the wasm's data
 // segments (from this build's cache) and kept sparse: a repeat visit reads it
 // with nothing to undo on its way to playable. Kept with the build's
-// integrity of the whole it was checked to rebuild (x-gin-integrity) and its
-// own (x-gin-sparse-integrity), which the engine checks what it reads against.
+// integrity of the whole it was checked to rebuild (INTEGRITY_HEADER) and its
+// own (SPARSE_INTEGRITY_HEADER), which the engine checks what it reads against.
 async function storeSnapshot(cache, bytes) {
-  const head = new Uint8Array(bytes, 0, Math.min(2, bytes.byteLength));
-  const packed = head[0] === 0x1f && head[1] === 0x8b;
+  const packed = isGzip(new Uint8Array(bytes, 0, Math.min(2, bytes.byteLength)));
   const want = packed ? SNAPSHOT.integrity : SNAPSHOT.xor_integrity;
   const got = await integrityOf(bytes);
   if (got !== want) throw new Error(`${SNAPSHOT.path} has ${got}, the build says ${want}`);
-  const raw = packed ? await new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"))).arrayBuffer() : bytes;
+  const raw = packed ? await gunzip(bytes) : bytes;
   if (raw.byteLength !== SNAPSHOT.raw_size) throw new Error(`${SNAPSHOT.path} decodes to ${raw.byteLength} bytes`);
   const wasm = await cache.match(urlFor(SNAPSHOT.xor_wasm));
   if (!wasm) throw new Error(`${SNAPSHOT.xor_wasm} is not cached yet`);
   const whole = self.ginWasmData.xorWasmData(new Uint8Array(raw), new Uint8Array(await wasm.arrayBuffer()));
   if ((await integrityOf(whole)) !== SNAPSHOT.raw_integrity) throw new Error(`${SNAPSHOT.path} does not rebuild to the build's snapshot`);
   const sparse = sparseOf(whole);
-  const headers = { "content-type": "application/octet-stream", "x-gin-sparse-integrity": await integrityOf(sparse) };
+  const headers = { "content-type": "application/octet-stream", [SPARSE_INTEGRITY_HEADER]: await integrityOf(sparse) };
   await cache.put(urlFor(SNAPSHOT.raw_path), keep(sparse, SNAPSHOT.raw_integrity, headers));
 }
 
-// How often the engine found this build's snapshot unusable (worker.js noteURL).
+// How often the engine found this build's snapshot unusable (runtime/snapshot.js forgetSnapshot).
 async function snapshotFailures() {
-  const name = SNAPSHOT.path.slice(SNAPSHOT.path.lastIndexOf("/") + 1);
-  const note = await caches.match(urlFor(`snapshot-failures/${name}`), { cacheName: SNAPSHOT_NOTES });
+  const note = await caches.match(urlFor(notePath(SNAPSHOT.path)), { cacheName: NOTES_CACHE });
   return note ? (await note.json()).count : 0;
 }
 
@@ -236,17 +186,17 @@ self.addEventListener("activate", (event) => {
   event.waitUntil(
     (async () => {
       for (const name of await caches.keys()) {
-        if (name.startsWith(PREFIX) && name !== CACHE && name !== SNAPSHOT_NOTES) await caches.delete(name);
+        if (name.startsWith(PREFIX) && name !== CACHE && name !== NOTES_CACHE) await caches.delete(name);
       }
       // Notes on older builds' snapshots go; this build's stay (the engine
       // may have noted a failure before this worker activated).
-      if (await caches.has(SNAPSHOT_NOTES)) {
-        const notes = await caches.open(SNAPSHOT_NOTES);
+      if (await caches.has(NOTES_CACHE)) {
+        const notes = await caches.open(NOTES_CACHE);
         const mine = SNAPSHOT ? SNAPSHOT.path.slice(SNAPSHOT.path.lastIndexOf("/") + 1) : null;
         for (const request of await notes.keys()) {
           if (!request.url.endsWith(`/${mine}`)) await notes.delete(request);
         }
-        if (!(await notes.keys()).length) await caches.delete(SNAPSHOT_NOTES);
+        if (!(await notes.keys()).length) await caches.delete(NOTES_CACHE);
       }
       // Only pages no worker controlled yet (a first visit) are claimed:
       // every page of the old build is gone by now.

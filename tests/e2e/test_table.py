@@ -357,6 +357,16 @@ def test_full_match_through_the_table(page, open_app, size, keys):
         assert player.turn_keys and max(player.turn_keys) <= 16, player.turn_keys
         assert sum(player.turn_keys) / len(player.turn_keys) <= 9, player.turn_keys
     # "Otra vez" starts a new match on a new seed; "Repetir" the same seed.
+    if size == DESKTOP:
+        button(page, "Otra vez").click()
+        again = settle(page)
+        assert again["seed"] != SEED and not again["over"] and again["history"] == []
+        # The finished match is kept with the finished ones, never as an unfinished one.
+        assert page.evaluate("localStorage.getItem('gin.open.v1')") is None
+        button(page, "Menú").click()
+        button(page, "Partidas").click()
+        assert "Sin terminar" not in page.locator(".panel").inner_text()
+        return
     button(page, "Repetir").click()
     again = settle(page)
     assert again["seed"] == SEED and not again["over"] and again["history"] == []

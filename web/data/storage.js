@@ -4,6 +4,7 @@
 // kept aside, unfinished matches. The keys are keys.js's. The module's
 // state is one record (createStorage); its functions take it first.
 
+import { matchId } from "./finished.js";
 import { KEYS, LOST_KEY } from "./keys.js";
 import { openBackend, openSession, readJsonText, readText, removeKey, writeText } from "./local.js";
 
@@ -57,7 +58,7 @@ export function createStorage(getBackend = undefined, getSession = undefined) {
     writable: false,
     owns: () => true, // does this tab own the match in progress (tabs.js)?
     hooks: { aside: () => {}, evicted: () => {} }, // aside(key): newly kept aside; evicted(n): replays dropped for room
-    lastWritten: { text: null, seed: null }, // what this page last wrote under KEYS.match
+    lastWritten: { text: null, seed: null, over: false }, // what this page last wrote under KEYS.match
   };
   store.writable = store.backend !== null;
   // Values of the legacy single slot join the slots.
@@ -79,7 +80,8 @@ export function createStorage(getBackend = undefined, getSession = undefined) {
       store.hooks[name] = fn;
     },
     readMatch: () => readMatch(store),
-    writeMatch: (save) => writeMatch(store, save),
+    // over: the match has ended (it is then never kept among the unfinished ones).
+    writeMatch: (save, over = false) => writeMatch(store, save, over),
     clearMatch: () => remove(store, KEYS.match),
     setAsideMatch: (raw) => setAsideMatch(store, raw),
     lost: () => lost(store),
@@ -240,20 +242,41 @@ function readChecked(store, key, check) {
 
 // Keep an unreadable save aside (never delete a player's data) and free
 // the main key for a new match.
+// `raw` is the match on the key, or a kept unfinished one (Partidas, a
+// link, "Jugar aquí"): that one goes aside and off the list, and the match
+// on the key, another one, stays where it is.
 function setAsideMatch(store, raw) {
   if (raw === null || raw === undefined) return true;
-  return setAside(store, KEYS.match, raw, { free: true });
+  if (read(store, KEYS.match) === raw) return setAside(store, KEYS.match, raw, { free: true });
+  const kept = setAside(store, KEYS.open, raw) || asideList(store).some((s) => s.raw === raw);
+  if (!kept) return false;
+  const list = openList(store);
+  const left = list.filter((m) => JSON.stringify(m.save) !== raw);
+  return left.length === list.length || writeOpen(store, left);
 }
 
 // --- unfinished matches kept besides the current one ----------------------------------
 
+// A finished match is no unfinished one: one filed there by an older build
+// (or by a tab that did not know it was over) is left out, and dropped at the
+// list's next write; finished.js keeps it with the finished matches.
 function openList(store) {
   const raw = read(store, KEYS.open);
   if (raw === null) return [];
   const list = readChecked(store, KEYS.open, Array.isArray) || [];
   const good = list.filter((m) => m && typeof m.seed === "string" && m.save && typeof m.save === "object" && !Array.isArray(m.save));
   if (good.length !== list.length) setAside(store, KEYS.open, raw);
-  return good;
+  const finished = finishedIds(store);
+  return finished.size ? good.filter((m) => !finished.has(matchId(m.save))) : good;
+}
+
+// The ids (finished.js's matchId) of the finished matches kept.
+function finishedIds(store) {
+  const list = readJsonText(store.backend, KEYS.finished);
+  const ids = new Set();
+  if (!Array.isArray(list)) return ids;
+  for (const m of list) if (m && m.save && typeof m.save === "object" && !Array.isArray(m.save)) ids.add(matchId(m.save));
+  return ids;
 }
 
 function writeOpen(store, list) {
@@ -263,13 +286,17 @@ function writeOpen(store, list) {
 
 // Before another match's save takes the key, the one there (written by
 // this or another tab) joins the unfinished ones, unless it is the same
-// match.
+// match or a finished one ("Otra vez", a link followed from a match's end:
+// finished.js keeps those, and eight of them must not push out a match the
+// player left unfinished).
 function keepOtherMatch(store, seed) {
   const raw = read(store, KEYS.match);
   if (raw === null || (raw === store.lastWritten.text && seed === store.lastWritten.seed)) return true;
+  if (raw === store.lastWritten.text && store.lastWritten.over) return true;
   const other = parseSave(raw);
-  if (!other || typeof other.seed !== "string") return setAside(store, KEYS.match, raw) || true;
+  if (!other || typeof other.seed !== "string") return setAside(store, KEYS.match, raw) || asideList(store).some((s) => s.key === KEYS.match && s.raw === raw);
   if (String(other.seed) === seed) return true;
+  if (finishedIds(store).has(matchId(other))) return true;
   const list = openList(store).filter((m) => m.seed !== String(other.seed));
   list.push({ seed: String(other.seed), at: Date.now(), save: other });
   return writeOpen(store, list);
@@ -288,14 +315,15 @@ function readMatch(store) {
 
 // The save of the match in progress (`reached`: how many actions it has
 // in the page, for the after-reload notice when it cannot be written).
-function writeMatch(store, save) {
+function writeMatch(store, save, over) {
   if (!store.backend || !store.owns()) return false;
   const seed = String(save.seed);
-  keepOtherMatch(store, seed);
+  // The match on the key is never replaced before it is kept elsewhere: if
+  // there is no room to keep it, this one is not saved (and the page says so).
   const text = JSON.stringify(save);
-  const ok = write(store, KEYS.match, text);
+  const ok = keepOtherMatch(store, seed) && write(store, KEYS.match, text);
   if (ok) {
-    store.lastWritten = { text, seed };
+    store.lastWritten = { text, seed, over: Boolean(over) };
     const list = openList(store);
     if (list.some((m) => m.seed === seed)) writeOpen(store, list.filter((m) => m.seed !== seed));
     noteLost(store, null);

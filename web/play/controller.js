@@ -6,7 +6,7 @@
 // takes it first, and the factory only wires them.
 
 import { createFinished } from "../data/finished.js";
-import { createEngine, EngineError, REVIEW_ROLE } from "../engine.js";
+import { createEngine, EngineError, REVIEW_ROLE } from "../runtime/engine.js";
 import { newSeed, normalizeSeed, seedFromHash } from "../model/seed.js";
 import { newMatchRules, rulesFromHash, rulesHash } from "../model/variants.js";
 import { computerMove } from "../text/words.js";
@@ -146,7 +146,7 @@ function persistMatch(ctrl, save) {
   state.save = save;
   // told once at start-up; another tab plays it; the guided deal is not kept
   if (!storage.available || guided(state) || !ctrl.tabs.owns()) return;
-  if (!storage.writeMatch(save)) ctrl.notify("storage.full", "warning");
+  if (!storage.writeMatch(save, Boolean(state.view && state.view.over))) ctrl.notify("storage.full", "warning");
 }
 
 // Keep the URL naming the current match's seed, so a reload (or a shared
@@ -224,6 +224,7 @@ function resetUi(ctrl, acknowledged = Infinity) {
     rover: null,
     order: null,
     levelNote: false,
+    opened: (state.ui.opened || 0) + 1, // a deal on the table now is dealt anew (table/motion.js, table/cues.js)
   });
 }
 
@@ -489,6 +490,10 @@ function runTask(ctrl, task) {
     ctrl.render(state.view && state.view.to_act === 0 && !state.ui.panel && !state.ui.menuOpen ? "busy" : undefined);
     try {
       await task();
+      // What the task changed is on the table before the computer plays on
+      // it: a new match's deal is dealt (and flies) first, and the computer
+      // waits for it like for any motion in front of it.
+      ctrl.render("settle");
       await computerTurns(ctrl);
     } catch (err) {
       failedTask(ctrl, err);

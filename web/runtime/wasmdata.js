@@ -2,7 +2,7 @@
 // data segments (build.py xor_wasm_data): the static data a running
 // interpreter barely changes become zeros, 1.5 MB less gzip on the wire.
 // xorWasmData undoes it, in place. One file for the engine's worker (a
-// module: `await import("./wasmdata.js")`) and the service worker (a classic
+// module: `await import("./runtime/wasmdata.js")`) and the service worker (a classic
 // script: importScripts), so it exports nothing and sets self.ginWasmData.
 (() => {
   function leb128(bytes, at, signed = false) {

@@ -1,0 +1,203 @@
+// The page's side of the engine worker: one promise per call, boot progress
+// as events. Callers see the bridge's result ({view, save, ...}) or an
+// EngineError carrying a stable code the UI translates.
+
+import { BOOT_STAGES, BootError, REVIEW_ROLE } from "./protocol.js";
+
+export { BOOT_STAGES, BootError, REVIEW_ROLE };
+
+export class EngineError extends Error {
+  constructor(code, message) {
+    super(message || code);
+    this.name = "EngineError";
+    this.code = code;
+  }
+}
+
+// How long the worker may stay silent after it was started (see below).
+const START_TIMEOUT_MS = 30_000;
+// How long a call may go unanswered once the engine is up before the worker
+// counts as dead (a terminated or crashed worker never says so). The longest
+// calls (a 500-point match replayed, one range of the review) take a few
+// seconds in Pyodide on a slow phone.
+export const CALL_TIMEOUT_MS = 15_000;
+
+// One engine as the page holds it (createEngine's record; every function
+// below takes it first):
+//   worker       the Worker; null once terminated or dead
+//   startedAt    when it was started (ms since navigation)
+//   calls        id -> {resolve, reject, timer}: the calls awaiting an answer
+//   nextId       the next call's id
+//   ready        the promise createEngine gives (settled by resolveReady /
+//                rejectReady), of {timings} once the engine has started
+//   settled      ready has resolved or rejected
+//   failed       the start failed or the worker died: nothing more is taken from it
+//   heard        the worker has said something (its script runs)
+//   silence      the timer that fails a worker that never says anything
+//   onProgress(stage), onDead(detail)   createEngine's callbacks
+
+// The start failed (or the engine was terminated): ready rejects if it has
+// not settled, and every pending call fails with "not_ready".
+function failStart(engine, error) {
+  engine.failed = true;
+  if (!engine.settled) {
+    engine.settled = true;
+    engine.rejectReady(error);
+  }
+  for (const { reject } of engine.calls.values()) reject(new EngineError("not_ready", error.message));
+  engine.calls.clear();
+}
+
+// The worker boot.js started (with the events it kept), unless this engine
+// needs one of its own. Gives the events to replay.
+function startWorker(engine, { workerUrl, role, fresh }) {
+  const adopted = workerUrl || role || fresh ? null : globalThis.ginEarlyWorker; // started by boot.js, once
+  if (adopted) {
+    engine.worker = adopted.worker;
+    engine.startedAt = adopted.startedAt;
+    return adopted.adopt();
+  }
+  // A role goes in the worker's name, not in its URL: the service worker
+  // caches worker.js by URL, so a query string would miss it offline.
+  const options = role ? { type: "module", name: role } : { type: "module" };
+  engine.worker = new Worker(workerUrl || new URL("../worker.js", import.meta.url), options);
+  engine.startedAt = performance.now();
+  return [];
+}
+
+function onReady(engine, timings) {
+  engine.settled = true;
+  engine.onProgress("ready");
+  // Page-clock times (ms since navigation) beside the worker's own stages.
+  // page_worker_boot: when worker.js, fetched and run, began its start.
+  const page = { page_worker_start: Math.round(engine.startedAt), page_engine_ready: Math.round(performance.now()) };
+  if (typeof timings.boot_at === "number") page.page_worker_boot = Math.round(timings.boot_at - performance.timeOrigin);
+  engine.resolveReady({ timings: { ...timings, ...page } });
+}
+
+function onAnswer(engine, message) {
+  const { resolve, reject, timer } = engine.calls.get(message.id);
+  clearTimeout(timer);
+  engine.calls.delete(message.id);
+  if (!message.ok) {
+    reject(new EngineError(message.error.code, message.error.message));
+  } else if (message.result && message.result.ok === false) {
+    const error = message.result.error || {};
+    reject(new EngineError(error.code || "engine_error", error.message));
+  } else {
+    resolve(message.result);
+  }
+}
+
+function onMessage(engine, event) {
+  engine.heard = true;
+  clearTimeout(engine.silence);
+  const message = event.data;
+  if (engine.failed && (message.type === "progress" || message.type === "ready")) return; // too late: the page said why
+  if (message.type === "progress") {
+    engine.onProgress(message.stage);
+  } else if (message.type === "ready") {
+    onReady(engine, message.timings);
+  } else if (message.type === "boot_error") {
+    failStart(engine, new BootError(message.stage, message.code, message.detail));
+  } else if (message.id !== undefined && engine.calls.has(message.id)) {
+    onAnswer(engine, message);
+  }
+}
+
+// A worker script that cannot load (missing file, syntax error, no module
+// workers) only ever says so through this event.
+function onError(engine, event) {
+  clearTimeout(engine.silence);
+  if (event.preventDefault) event.preventDefault();
+  if (engine.settled && !engine.failed) return die(engine, event.message || "worker error");
+  failStart(engine, new BootError("start", "missing_file", event.message || "worker.js did not load"));
+}
+
+// After the start: the worker is gone for good; the page starts another.
+function die(engine, detail) {
+  if (engine.failed) return;
+  engine.failed = true;
+  for (const { reject, timer } of engine.calls.values()) {
+    clearTimeout(timer);
+    reject(new EngineError("engine_dead", detail));
+  }
+  engine.calls.clear();
+  if (engine.worker) engine.worker.terminate();
+  engine.worker = null;
+  engine.onDead(detail);
+}
+
+function call(engine, method, params = {}) {
+  if (!engine.worker) return Promise.reject(new EngineError("not_ready"));
+  const id = engine.nextId++;
+  return new Promise((resolve, reject) => {
+    const timer = engine.settled ? setTimeout(() => die(engine, `${method} unanswered for ${CALL_TIMEOUT_MS} ms`), CALL_TIMEOUT_MS) : null;
+    engine.calls.set(id, { resolve, reject, timer });
+    engine.worker.postMessage({ id, method, params });
+  });
+}
+
+// The page is playable: the worker's work for later visits (and the
+// standard library a restored snapshot did without) may start now.
+function playable(engine) {
+  if (engine.worker) engine.worker.postMessage({ type: "playable" });
+}
+
+function terminate(engine) {
+  clearTimeout(engine.silence);
+  for (const { timer } of engine.calls.values()) clearTimeout(timer);
+  if (engine.worker) engine.worker.terminate();
+  engine.worker = null;
+  failStart(engine, new BootError("start", "terminated", ""));
+}
+
+// role: null for the page's engine (it adopts the worker boot.js started,
+// unless `fresh`: a replacement), REVIEW_ROLE for an extra one, always a
+// worker of its own. onDead(): the worker errored or stopped answering after
+// it was ready; every pending call fails with "engine_dead".
+export function createEngine({ workerUrl = null, role = null, fresh = false, onProgress = () => {}, onDead = () => {} } = {}) {
+  const engine = {
+    worker: null,
+    startedAt: 0,
+    calls: new Map(),
+    nextId: 1,
+    ready: null,
+    resolveReady: null,
+    rejectReady: null,
+    settled: false,
+    failed: false,
+    heard: false,
+    silence: null,
+    onProgress,
+    onDead,
+  };
+  engine.ready = new Promise((resolve, reject) => {
+    engine.resolveReady = resolve;
+    engine.rejectReady = reject;
+  });
+  onProgress("start");
+  let early;
+  try {
+    early = startWorker(engine, { workerUrl, role, fresh });
+  } catch (err) {
+    failStart(engine, new BootError("start", "no_worker", String(err)));
+    return { ready: engine.ready, call: () => Promise.reject(new EngineError("not_ready")), terminate() {} };
+  }
+  // The worker says "runtime" as soon as its script runs. Silence past this
+  // means worker.js itself never arrived (a request nobody answers): fail
+  // with the retry screen rather than wait forever.
+  engine.heard = early.some((event) => event.type !== "error");
+  engine.silence = setTimeout(() => {
+    if (!engine.heard) failStart(engine, new BootError("start", "stalled", "worker.js did not start"));
+  }, START_TIMEOUT_MS - Math.max(0, performance.now() - engine.startedAt));
+  engine.worker.addEventListener("message", (event) => onMessage(engine, event));
+  engine.worker.addEventListener("error", (event) => onError(engine, event));
+  for (const event of early) (event.type === "error" ? onError : onMessage)(engine, event);
+  return {
+    ready: engine.ready,
+    call: (method, params) => call(engine, method, params),
+    playable: () => playable(engine),
+    terminate: () => terminate(engine),
+  };
+}
