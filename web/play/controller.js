@@ -14,6 +14,7 @@ import { restoredKnock } from "../model/knock.js";
 import { SPEED_DELAY_MS } from "../model/settings.js";
 import { askCoach, askSummary, coaching } from "./coach.js";
 import { guided } from "./tutorial.js";
+import { askDuplicate } from "./luck.js";
 import { createTabs } from "../data/tabs.js";
 import { openElsewhereSheet, openLinkSheet } from "../screens/questions.js";
 
@@ -196,6 +197,7 @@ function noticeFinishedDeal(ctrl) {
     state.ui.selected = null;
     state.ui.focus = "next";
     if (coaching(state)) askSummary((m, p) => ctrl.engine.call(m, p), state, ctrl.render);
+    replayByHard(ctrl);
   } else if (count < state.ui.seenDeals) {
     state.ui.seenDeals = count; // a new match
   }
@@ -224,7 +226,15 @@ function resetUi(ctrl, acknowledged = Infinity) {
     rover: null,
     order: null,
     levelNote: false,
+    duplicate: null,
   });
+  if (pending) replayByHard(ctrl);
+}
+
+// Difícil with your cards on the deal result just shown (play/luck.js), on
+// an extra engine: the page's own stays free for the player's moves.
+function replayByHard(ctrl) {
+  askDuplicate({ makeEngine: () => createEngine({ role: REVIEW_ROLE }), state: ctrl.state, render: ctrl.render });
 }
 
 // The player closed the result of deal `number` (0: a new match): a reload
