@@ -17,6 +17,7 @@ export const KEYS = Object.freeze({
   aside: "gin.aside.v1", // [{key, at, raw}]: unreadable stored values kept aside, oldest first
   coach: "gin.coach.v1", // [{seed, deal, at, kinds: {upcard, draw, discard, knock}}]: the coach's notes per deal, oldest first (coachlog.js)
   tutorial: "gin.tutorial.v1", // "done" | "skipped": the guided first deal was played or turned down (play/tutorial.js)
+  duplicate: "gin.duplicate.v1", // {version, records, totals}: Difícil with your cards per deal, the oldest summed (duplicates.js)
   probe: "gin.probe", // written and removed once at start-up: is localStorage writable? (local.js)
 });
 

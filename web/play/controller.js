@@ -16,6 +16,7 @@ import { askCoach, askSummary, coaching } from "./coach.js";
 import { guided } from "./tutorial.js";
 import { askDuplicate } from "./luck.js";
 import { createTabs } from "../data/tabs.js";
+import { keepDuplicate } from "../data/duplicates.js";
 import { openElsewhereSheet, openLinkSheet } from "../screens/questions.js";
 
 // Engine refusals: shown as a short message, the table stays as it was.
@@ -233,8 +234,14 @@ function resetUi(ctrl, acknowledged = Infinity) {
 
 // Difícil with your cards on the deal result just shown (play/luck.js), on
 // an extra engine: the page's own stays free for the player's moves.
+// Its record is kept for Estadísticas (data/duplicates.js) by the tab that
+// plays the match.
 function replayByHard(ctrl) {
-  askDuplicate({ makeEngine: () => createEngine({ role: REVIEW_ROLE }), state: ctrl.state, render: ctrl.render });
+  const onRecord = (record) => {
+    if (!ctrl.tabs.owns()) return;
+    keepDuplicate(ctrl.storage, (m, p) => ctrl.engine.call(m, p), record).catch((err) => console.warn("duplicate kept:", err));
+  };
+  askDuplicate({ makeEngine: () => createEngine({ role: REVIEW_ROLE }), state: ctrl.state, render: ctrl.render, onRecord });
 }
 
 // The player closed the result of deal `number` (0: a new match): a reload
