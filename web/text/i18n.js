@@ -546,6 +546,8 @@ const DICT = {
     "luck.stats_failed": "No se pudo calcular tu juego sin la suerte.",
     "luck.chart_label": "Diferencia media por mano frente a Difícil en tus últimas {n} partidas: {list}.",
     "luck.chart_match": "partida {n}, {value}",
+    "help.fair_title": "¿Hace trampas el ordenador?",
+    "help.fair": "No puede: en cada jugada decide solo con lo que ve desde su asiento —sus cartas, el descarte, las cartas que te vio recoger, los puntos— y nunca con tus otras cartas, el orden del mazo ni la semilla de la partida. Los repartos salen de la semilla y nadie los elige. Compruébalo: en la repetición de una partida terminada, Comprobar vuelve a preguntarle cada decisión con tus cartas ocultas y el mazo repartidos de otras maneras; si decide lo mismo en todas, no las miró.",
   },
   en: {
     title: "Gin Rummy",
@@ -1082,6 +1084,8 @@ const DICT = {
     "luck.stats_failed": "Your play without the luck could not be worked out.",
     "luck.chart_label": "Mean difference per deal against Hard in your last {n} matches: {list}.",
     "luck.chart_match": "match {n}, {value}",
+    "help.fair_title": "Does the computer cheat?",
+    "help.fair": "It cannot: every move it makes is decided only from what its seat can see — its cards, the discard pile, the cards it saw you pick up, the scores — never from your other cards, the order of the stock or the match's seed. Deals come from the seed; nobody chooses them. Check it: in the replay of a finished match, Check asks it every decision again with your hidden cards and the stock dealt other ways; if it decides the same in all of them, it did not look.",
   },
 };
 
