@@ -12,7 +12,7 @@
    two alternate which goes first, the second finding the first's hands in
    gin.melds' cache). The
    page's pause before each computer move is 450 ms at normal speed, 150 ms
-   fast (web/settings.js SPEED_DELAY_MS): the coach call runs in that pause.
+   fast (web/model/settings.js SPEED_DELAY_MS): the coach call runs in that pause.
 
 Environment: BENCH_COACH_MATCHES (matches per level, default 6).
 Run with `python3 build.py bench` or directly: `python3 bench/coach.py`.

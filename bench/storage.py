@@ -2,7 +2,7 @@
 
 The page keeps, in localStorage: the kept finished matches (`gin.finished.v1`,
 the last 50, `[{at, save}]`) and one statistics line per ended deal and per
-finished match (`gin.records.v2`, web/history.js: the engine's line plus `id`
+finished match (`gin.records.v2`, web/data/finished.js: the engine's line plus `id`
 and `at`). This script plays real matches (gin.ai "easy" in both seats,
 standard rules), writes both keys as JSON.stringify would, and prints their
 sizes in characters (what Chromium's 5,242,880-character quota per origin
@@ -28,7 +28,7 @@ from gin.rules import Rules  # noqa: E402
 
 QUOTA = 5_242_880
 KEEP = 50
-RECENT_LINES = 2000  # web/history.js: older lines are summed into gin.totals.v1
+RECENT_LINES = 2000  # web/data/finished.js: older lines are summed into gin.totals.v1
 COUNTS = (1, 10, 50, 500, 2000)
 T0 = 1_700_000_000_000
 
@@ -55,7 +55,7 @@ def lines(match, n: int) -> list[dict]:
 
 
 def totals(folded: list[dict]) -> dict:
-    """gin.totals.v1 as web/history.js folds the lines: 9 groups, bests and streaks, a digest per line."""
+    """gin.totals.v1 as web/data/finished.js folds the lines: 9 groups, bests and streaks, a digest per line."""
     counters = [*gin_stats.COUNTERS, "knock_deadwood", "knock_count"]
     groups, best, streaks = {}, {}, {}
     for r in folded:

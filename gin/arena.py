@@ -219,11 +219,12 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _level(name: str) -> str:
-    """A level of ``gin.ai.ARENA_LEVELS`` or search settings (``search:budget=64,belief=0``)."""
+    """A level of ``gin.ai.ARENA_LEVELS``, or search or Difícil settings
+    (``search:budget=64,belief=0``, ``hard:danger=4``)."""
     if name in ai.ARENA_LEVELS:
         return name
     try:
-        ai.search_level(name)
+        ai.level_settings(name)
     except ValueError as exc:
         raise argparse.ArgumentTypeError(f"{exc} (levels: {', '.join(ai.ARENA_LEVELS)})") from None
     return name

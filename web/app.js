@@ -9,6 +9,7 @@ import { rulesFromHash } from "./model/variants.js";
 import { pickLanguage, translator } from "./text/i18n.js";
 import { renderPage } from "./table/render.js";
 import { createMotion } from "./table/motion.js";
+import { createFeedback } from "./table/feedback.js";
 import { bindInput } from "./table/input.js";
 import { bindDrag } from "./table/drag.js";
 import { createController } from "./play/controller.js";
@@ -24,6 +25,8 @@ const motion = createMotion(root);
 const storage = createStorage();
 // Each field checked: a bad one falls back to its default (told below).
 const checked = checkSettings(storage.readSettings());
+// The table's sounds and vibration, after each render (issue 30).
+const feedback = createFeedback(() => state.settings);
 
 // The page's one state record: everything a render is made from. The
 // controller and the intents change it; render() describes the page from it.
@@ -45,6 +48,7 @@ const state = {
     knock: null, // {type, card, melds, deadwood, proposed}
     result: null, // the deal result the panel shows
     seenDeals: 0,
+    opened: 0, // bumps each time a match is put on the table (controller.resetUi): its deal is dealt anew
     // {kind: "refusal"|"hint"|"info", code, text: (t) => string}: built in
     // the current language at each render, so a language switch retells it.
     message: null,
@@ -156,6 +160,7 @@ function render(mode = "full") {
     canSave: storage.writable,
   });
   motion.animate(state.view, state.ui, state.boot.stage === "ready" ? speed : 0);
+  if (state.boot.stage === "ready") feedback.shown(state.view, state.ui);
   // Focus requests play once, on the render right after.
   state.ui.focus = null;
   controller.keepUi();

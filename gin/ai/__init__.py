@@ -72,11 +72,13 @@ from __future__ import annotations
 from typing import Any
 
 from .knowledge import Knowledge, bits
-from .policy import _NAMES, DECIDE, HARD, Evaluator, _stock_value, decide_hard, discard_scores, hard_evaluator
+from .policy import (
+    _NAMES, DECIDE, HARD, Evaluator, _stock_value, decide_hard, discard_scores, hard_evaluator, hard_level,
+)
 from .pool import POOL as _POOL, STYLES
 from .search import decide_search, search_level
 
-__all__ = ["choose", "hint", "LEVELS", "ARENA_LEVELS", "POOL", "REASONS", "search_level"]
+__all__ = ["choose", "hint", "LEVELS", "ARENA_LEVELS", "POOL", "REASONS", "search_level", "level_settings"]
 
 #: The levels a player can choose in the UI.
 LEVELS = ("easy", "normal", "hard")
@@ -109,6 +111,9 @@ def _decide(view: dict[str, Any], level: str) -> tuple[dict[str, Any], dict[str,
     if not view.get("legal"):
         raise ValueError("the view has no legal action: not this seat's turn")
     decide = DECIDE.get(level)
+    if decide is None and level.startswith("hard:"):
+        action, why = decide_hard(view, p=hard_level(level))
+        return action, {"code": why} if isinstance(why, str) else why
     if decide is None and level.startswith("search:"):
         cfg = search_level(level)
         action, why = decide_search(view, cfg)
@@ -117,6 +122,14 @@ def _decide(view: dict[str, Any], level: str) -> tuple[dict[str, Any], dict[str,
         raise ValueError(f"unknown level {level!r} (expected one of {', '.join(ARENA_LEVELS)})")
     action, why = decide(view)
     return action, {"code": why} if isinstance(why, str) else why
+
+
+def level_settings(level: str) -> object:
+    """The settings of a level given by name with its settings (``"search:budget=96"``,
+    ``"hard:danger=4"``), for the arena; ``ValueError`` on a bad name or setting."""
+    if level.startswith("hard:"):
+        return hard_level(level)
+    return search_level(level)
 
 
 def choose(view: dict[str, Any], level: str = "normal") -> dict[str, Any]:

@@ -31,6 +31,7 @@ from typing import Any
 
 from ..melds import discard_deadwood_masks
 from .knowledge import NEAR2, Knowledge
+from .habits import mixed_knocks
 from .model_data import OPP_DEADWOOD, OPP_KNOCK, OPP_KNOCK_DEADWOOD
 from .winprob import table_for
 
@@ -73,7 +74,8 @@ def gin_outs(k: Knowledge, hand10: int, weight: dict[int, float]) -> float:
 
 def knock_call(
     k: Knowledge, view: dict[str, Any], dw: int, hand10: int, layoff: float, weight: dict[int, float],
-    *, margin: float, hazard: float = 1.0, score_aware: bool = True,
+    *, margin: float, hazard: float = 1.0, score_aware: bool = True, seen_knocks: list[int] | None = None,
+    habit_weight: float = 0.0,
 ) -> KnockCall:
     rules = view.get("rules") or {}
     # score_aware=False values outcomes in points, not match chances (an
@@ -112,14 +114,18 @@ def knock_call(
     opp_knock = 0.0
     # The opponent knocks within this deal's limit too (Oklahoma, straight gin).
     opp_knocks = [dk for dk in OPP_KNOCK_DEADWOOD if dk <= k.knock_limit] or [0]
-    for dk in opp_knocks:
+    if seen_knocks and habit_weight > 0:
+        # its own knocks seen at the showdowns of this match, beside the pool's
+        shares = mixed_knocks(opp_knocks, [dk for dk in seen_knocks if dk <= k.knock_limit], habit_weight)
+    else:
+        shares = [(dk, 1.0 / len(opp_knocks)) for dk in opp_knocks]
+    for dk, share in shares:
         if dk == 0:
-            opp_knock += w(a, b + m * (gin_bonus + dw))
+            opp_knock += share * w(a, b + m * (gin_bonus + dw))
         elif dw <= dk:
-            opp_knock += w(a + m * (dk - dw + under), b)
+            opp_knock += share * w(a + m * (dk - dw + under), b)
         else:
-            opp_knock += w(a, b + m * (dw - dk))
-    opp_knock /= len(opp_knocks)
+            opp_knock += share * w(a, b + m * (dw - dk))
     void = w(a, b)
     hold_value = 0.0
     alive = 1.0

@@ -117,6 +117,9 @@ class Knowledge:
         "opp_picked",
         "knock_limit",
         "big_gin",
+        "opp_clues",
+        "opp_draws",
+        "my_discards",
         "_opp_prob",
     )
 
@@ -160,6 +163,10 @@ class Knowledge:
         picked = 0
         passes = 0
         forced = False  # the first draw after two passes must be from the stock
+        # (kind, card, the opponent's stock draws before it): its clues in order
+        clues: list[tuple[str, int, int]] = []
+        draws = 0
+        mine = 0
         for e in events:
             t = e.get("type")
             seat = e.get("seat")
@@ -168,27 +175,39 @@ class Knowledge:
                 forced = passes == 2
                 if seat == opp and cur:
                     refused |= 1 << cur[-1]
+                    clues.append(("refused", cur[-1], draws))
             elif t == "take":
                 if cur:
                     cur.pop()
                 if seat == opp:
                     picked |= 1 << INDEX[e["card"]]
+                    clues.append(("picked", INDEX[e["card"]], draws))
             elif t == "draw":
                 if e.get("from") == "discard":
                     if cur:
                         cur.pop()
                     if seat == opp:
                         picked |= 1 << INDEX[e["card"]]
-                elif seat == opp and cur and not forced:
-                    refused |= 1 << cur[-1]
+                        clues.append(("picked", INDEX[e["card"]], draws))
+                elif seat == opp:
+                    if cur and not forced:
+                        refused |= 1 << cur[-1]
+                        clues.append(("refused", cur[-1], draws))
+                    draws += 1
                 forced = False
             elif t in ("discard", "knock") and "card" in e:
                 cur.append(INDEX[e["card"]])
                 if seat == opp:
                     discards |= 1 << INDEX[e["card"]]
+                    clues.append(("discarded", INDEX[e["card"]], draws))
+                elif seat == self.seat:
+                    mine |= 1 << INDEX[e["card"]]
         self.opp_discards = discards
         self.opp_refused = refused
         self.opp_picked = picked
+        self.opp_clues = clues
+        self.opp_draws = draws
+        self.my_discards = mine
 
     # -- belief ---------------------------------------------------------------
 

@@ -10,9 +10,10 @@ kept and dead cards go first.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from ..melds import _meld_masks, _packings, discard_deadwood_masks, mask_value, meld_kind, solve
+from .habits import knock_deadwoods
 from .knock import knock_call
 from .pool import DECIDE_POOL
 from .knowledge import _SAME_RANK, NEAR2, POINTS, RUN_PAIRS, Knowledge, bits, mask_of, seeded_index
@@ -335,14 +336,18 @@ def _potential(k: Knowledge, hand: int) -> float:
 
 
 class Params:
-    def __init__(self, **kw: float) -> None:
+    def __init__(self, **kw: Any) -> None:
         self.__dict__.update(kw)
+
+    def but(self, **kw: Any) -> "Params":
+        """A copy with some values changed."""
+        return Params(**{**self.__dict__, **kw})
 
 
 NORMAL = Params(danger=4.0, slip=25)
 HARD = Params(danger=3.0, knock_bonus=4.0, gin_bonus=2.0, take_margin=0.0, layoff_slack=2, horizon=1.0, deep=1, late_stock=12, late_knock=6, outs=0.0,
     gin_wait=4, gin_wait_stock=6, model=1, hazard=1.0, score_aware=1,
-    margin={"traditional": -3.0, "standard": -6.0, "custom": -3.0})
+    margin={"traditional": -3.0, "standard": -6.0, "custom": -3.0}, danger_model=0, habit=0)
 
 
 def _hand_score_normal(k: Knowledge, hand: int, card: int) -> float:
@@ -392,39 +397,52 @@ def decide_normal(view: dict[str, Any]) -> Decision:
     return {"type": "discard", "card": _NAMES[best]}, "min_deadwood"
 
 
-def discard_scores(k: Knowledge, ev: Evaluator, hand: int) -> list[tuple[float, int, int, float]]:
+def danger_of(k: Knowledge, p: Params) -> Callable[[int], float]:
+    """The chance that a discard completes a meld of the opponent, as ``p`` reads it."""
+    if p.danger_model:
+        from .danger import Danger  # imported on first use: hard0 (the page's hard) never needs it
+
+        return Danger(k).danger
+    return k.danger
+
+
+def discard_scores(
+    k: Knowledge, ev: Evaluator, hand: int, p: Params = HARD, danger: Callable[[int], float] | None = None
+) -> list[tuple[float, int, int, float]]:
     """hard's score of every legal discard, best first, as ``(score, -points,
     card, plain)``: expected deadwood plus what the card may give the opponent
     (``plain`` leaves the opponent out); the few best are looked at one draw
     further.  The one place hard scores discards (``choose``, the hint and
     ``gin.ai.estimates`` all read it)."""
+    danger = k.danger if danger is None else danger
     scored = []
     for d in bits(hand):
         if d == k.taken:
             continue
         rest = hand & ~(1 << d)
         v = ev.value(rest)
-        if HARD.outs:
-            v += HARD.outs * (_potential(k, rest) - solve(rest)[0])
-        danger = k.danger(d)
-        scored.append((v + HARD.danger * danger, -POINTS[d], d, v))
+        if p.outs:
+            v += p.outs * (_potential(k, rest) - solve(rest)[0])
+        scored.append((v + p.danger * danger(d), -POINTS[d], d, v))
     scored.sort()
-    if HARD.deep > 1 and len(scored) > 1:
+    if p.deep > 1 and len(scored) > 1:
         # look one draw further for the few best: the hand after the next draw
         # and its least-deadwood discard, scored again
         deep = []
-        for key, neg, d, v in scored[: HARD.deep]:
+        for key, neg, d, v in scored[: p.deep]:
             v2 = _stock_value(k, ev, hand & ~(1 << d))
             deep.append((v2 + (key - v), neg, d, v))
         deep.sort()
-        scored = deep + scored[HARD.deep :]
+        scored = deep + scored[p.deep :]
     return scored
 
 
-def _hard_discard(k: Knowledge, ev: Evaluator, hand: int) -> tuple[int, float, int]:
+def _hard_discard(
+    k: Knowledge, ev: Evaluator, hand: int, p: Params, danger: Callable[[int], float]
+) -> tuple[int, float, int]:
     """The discard minimising expected deadwood plus what it may give the opponent,
     its score, and the discard that ignores the opponent (for the hint)."""
-    scored = discard_scores(k, ev, hand)
+    scored = discard_scores(k, ev, hand, p, danger)
     key, _, d, v = scored[0]
     plain = min(scored, key=lambda s: (s[3], s[1], s[2]))
     return d, key, plain[2]
@@ -459,13 +477,13 @@ def _meld_with(hand: int, card: int) -> list[str]:
     return []
 
 
-def _discard_why(k: Knowledge, hand: int, d: int, plain: int) -> dict[str, Any]:
+def _discard_why(k: Knowledge, hand: int, d: int, plain: int, danger: Callable[[int], float]) -> dict[str, Any]:
     """Why discard ``d``: the card it avoids feeding, or what it leaves."""
     rest = hand & ~(1 << d)
     if plain != d:
         why: dict[str, Any] = {
             "code": "safe_discard", "card": _NAMES[d], "avoid": _NAMES[plain],
-            "danger": round(100 * k.danger(plain)),
+            "danger": round(100 * danger(plain)),
         }
         picked = bits(NEAR2[plain] & k.opp_picked)
         if picked:
@@ -477,25 +495,29 @@ def _discard_why(k: Knowledge, hand: int, d: int, plain: int) -> dict[str, Any]:
     return {"code": "min_deadwood", "card": _NAMES[d], "deadwood": solve(rest)[0]}
 
 
-def hard_evaluator(k: Knowledge) -> Evaluator:
+def hard_evaluator(k: Knowledge, p: Params = HARD) -> Evaluator:
     """hard's hand evaluator for the position ``k`` (its belief about the unseen cards)."""
-    return Evaluator(k, use_belief=True, knock_bonus=HARD.knock_bonus, gin_bonus=HARD.gin_bonus, horizon=HARD.horizon)
+    return Evaluator(k, use_belief=True, knock_bonus=p.knock_bonus, gin_bonus=p.gin_bonus, horizon=p.horizon)
 
 
-def decide_hard(view: dict[str, Any], *, k: Knowledge | None = None, ev: Evaluator | None = None) -> Decision:
-    """hard's decision.  ``k`` and ``ev`` (``Knowledge(view)`` and
-    ``hard_evaluator(k)``) may be given to share them, and the evaluator's
-    cache, with ``gin.ai.estimates`` (the review asks both)."""
+def decide_hard(
+    view: dict[str, Any], *, k: Knowledge | None = None, ev: Evaluator | None = None, p: Params = HARD
+) -> Decision:
+    """hard's decision with the parameters ``p`` (``HARD``: Difícil, also
+    ``hard0``; variants come from ``hard_level``).  ``k`` and ``ev``
+    (``Knowledge(view)`` and ``hard_evaluator(k)``) may be given to share them,
+    and the evaluator's cache, with ``gin.ai.estimates`` (the review asks both)."""
     k = Knowledge(view) if k is None else k
     kinds = _kinds(view)
     hand = k.hand
-    ev = hard_evaluator(k) if ev is None else ev
+    ev = hard_evaluator(k, p) if ev is None else ev
+    danger = danger_of(k, p)
     if "take" in kinds or ("draw" in kinds and len(view["legal"]) > 1):
         t = k.top
         with_top = hand | (1 << t)
         take_best = None
         for d in bits(hand):
-            v = ev.value(with_top & ~(1 << d)) + HARD.danger * k.danger(d)
+            v = ev.value(with_top & ~(1 << d)) + p.danger * danger(d)
             if take_best is None or v < take_best:
                 take_best = v
         upcard = "take" in kinds
@@ -503,7 +525,7 @@ def decide_hard(view: dict[str, Any], *, k: Knowledge | None = None, ev: Evaluat
         if k.big_gin and solve(with_top)[0] == 0:
             return took, {"code": "big_gin_available", "card": _NAMES[t]}
         stock = _stock_value(k, ev, hand)
-        if take_best < stock - HARD.take_margin:
+        if take_best < stock - p.take_margin:
             meld = _meld_with(with_top, t)
             if meld:
                 return took, {"code": "completes_meld", "card": _NAMES[t], "meld": meld}
@@ -517,17 +539,18 @@ def decide_hard(view: dict[str, Any], *, k: Knowledge | None = None, ev: Evaluat
     big = _big_gin(view)
     if big is not None:
         return big, "big_gin_available"
-    knock = _best_knock(k, hand, HARD.layoff_slack)
+    knock = _best_knock(k, hand, p.layoff_slack)
     declined = None
     if knock is not None:
         i, dw, packing = knock
         if dw == 0:
             return _knock_action(i, packing), {"code": "gin_available", "card": _NAMES[i]}
-        if HARD.model:
-            margin = HARD.margin.get(view.get("rules", {}).get("profile", "traditional"), HARD.margin["traditional"])
+        if p.model:
+            margin = p.margin.get(view.get("rules", {}).get("profile", "traditional"), p.margin["traditional"])
             layoff = _layoff_risk(k, packing, k.opp_prob())
-            call = knock_call(k, view, dw, hand & ~(1 << i), layoff, ev.weight, margin=margin, hazard=HARD.hazard,
-                             score_aware=bool(HARD.score_aware))
+            call = knock_call(k, view, dw, hand & ~(1 << i), layoff, ev.weight, margin=margin, hazard=p.hazard,
+                             score_aware=bool(p.score_aware),
+                             seen_knocks=knock_deadwoods(view) if p.habit else None, habit_weight=p.habit)
             facts = {"deadwood": dw, "undercut": round(100 * call.undercut), "opp_deadwood": round(call.opp_deadwood)}
             if call.knock:
                 return _knock_action(i, packing), {"code": "knock_now", "card": _NAMES[i], **facts}
@@ -540,17 +563,43 @@ def decide_hard(view: dict[str, Any], *, k: Knowledge | None = None, ev: Evaluat
             # knock then risks an undercut, so it waits for a lower one.
             # With almost no deadwood, waiting for gin costs little: an opponent
             # who knocks meanwhile is likely to be undercut.
-            waiting = 0 < dw <= HARD.gin_wait and k.stock_count > HARD.gin_wait_stock
-            if not waiting and (k.stock_count > HARD.late_stock or dw <= HARD.late_knock):
+            waiting = 0 < dw <= p.gin_wait and k.stock_count > p.gin_wait_stock
+            if not waiting and (k.stock_count > p.late_stock or dw <= p.late_knock):
                 return _knock_action(i, packing), "knock_now"
             declined = "wait_for_gin" if waiting else "undercut_risk"
-    d, _, plain = _hard_discard(k, ev, hand)
-    why = _discard_why(k, hand, d, plain)
+    d, _, plain = _hard_discard(k, ev, hand, p, danger)
+    why = _discard_why(k, hand, d, plain, danger)
     if declined is not None:
         if isinstance(declined, dict):
             declined["card"] = _NAMES[d]
         return {"type": "discard", "card": _NAMES[d]}, declined
     return {"type": "discard", "card": _NAMES[d]}, why
+
+
+def hard_level(level: str) -> Params:
+    """``"hard:key=value,..."``: Difícil's parameters (``HARD``) with some changed,
+    for the arena and the tuning scripts (``margin.<profile>=x`` sets one
+    profile's knock margin; ``danger_model=1`` reads the danger from
+    ``gin.ai.danger``, ``habit=w`` weighs the opponent's showdown knocks as ``w``
+    observations against the pool's); ``ValueError`` on a bad one.  Issue 34
+    measured ``hard:danger_model=1`` no stronger than ``hard`` (bench/README.md)."""
+    name, _, spec = level.partition(":")
+    if name != "hard":
+        raise ValueError(f"not a hard level: {level!r}")
+    values: dict[str, Any] = {}
+    for pair in filter(None, spec.split(",")):
+        key, _, value = pair.partition("=")
+        try:
+            number = float(value)
+        except ValueError:
+            raise ValueError(f"not a number in {pair!r}") from None
+        if key.startswith("margin."):
+            values["margin"] = {**values.get("margin", HARD.margin), key[7:]: number}
+        elif key in HARD.__dict__ and key != "margin":
+            values[key] = number
+        else:
+            raise ValueError(f"unknown hard setting {key!r}")
+    return HARD.but(**values)
 
 
 DECIDE = {

@@ -13,6 +13,9 @@ Fixtures (reuse them in tests/e2e/test_*.py):
                 and waits for window.ginReady; returns its value
   wait_idle     wait_idle(page): until queued engine calls and computer turns are done
   readable      readable(page, where=""): assert_readable below, as a fixture
+  turns         (autouse through _take_turns) under pytest-xdist, browser tests of different
+                workers run side by side, and a test marked `alone` runs with no other
+                browser test of the suite beside it (it measures pace or motion)
 
 Helpers (import from conftest):
   assert_readable(page, where="")  what the player and a screen reader meet on the screen
@@ -28,29 +31,23 @@ Helpers (import from conftest):
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import functools
 import json
 import os
 import re
 import subprocess
 import sys
-import time
+import tempfile
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
+from tools.testenv import CHROMIUM_ARGS
 
 ROOT = Path(__file__).resolve().parents[2]
 DIST = ROOT / "dist"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 ALLOWED_HOSTS = {"127.0.0.1"}
 READY_TIMEOUT_MS = 60_000
 SETTINGS_KEY = "gin.settings.v1"
@@ -114,6 +111,59 @@ def make_server(dist):
     yield start
     for srv in started:
         srv.stop()
+
+
+# --- taking turns with the other xdist workers ------------------------------------------------
+
+
+class Turns:
+    """A readers-writer lock between the suite's xdist workers, over two files in `folder`:
+    browser tests share the machine with each other; a test marked `alone` (it measures the
+    page's pace or its animations) has it to itself. Writers first: once an `alone` test
+    waits, no other browser test starts before it has run."""
+
+    def __init__(self, folder: Path) -> None:
+        folder.mkdir(parents=True, exist_ok=True)
+        self.gate = (folder / "gate").open("a")
+        self.room = (folder / "room").open("a")
+
+    @contextlib.contextmanager
+    def shared(self):
+        fcntl.flock(self.gate, fcntl.LOCK_EX)
+        fcntl.flock(self.room, fcntl.LOCK_SH)
+        fcntl.flock(self.gate, fcntl.LOCK_UN)
+        try:
+            yield
+        finally:
+            fcntl.flock(self.room, fcntl.LOCK_UN)
+
+    @contextlib.contextmanager
+    def alone(self):
+        fcntl.flock(self.gate, fcntl.LOCK_EX)
+        try:
+            fcntl.flock(self.room, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(self.room, fcntl.LOCK_UN)
+        finally:
+            fcntl.flock(self.gate, fcntl.LOCK_UN)
+
+
+@pytest.fixture(scope="session")
+def turns():
+    """The run's Turns, or None when one process runs the suite (-n 0)."""
+    run = os.environ.get("PYTEST_XDIST_TESTRUNUID")
+    return Turns(Path(tempfile.gettempdir()) / f"gin-e2e-turns-{run}") if run else None
+
+
+@pytest.fixture(autouse=True)
+def _take_turns(request, turns):
+    if turns is None:
+        yield
+        return
+    with turns.alone() if request.node.get_closest_marker("alone") else turns.shared():
+        yield
 
 
 @pytest.fixture(scope="session")
@@ -223,13 +273,23 @@ def _wait_ready(page):
     return handle.json_value()
 
 
+# Waits in the page (one round trip): the engine idle and not the computer's turn; false once
+# `limit` ms have passed.
+_IDLE = """async (limit) => {
+  const end = performance.now() + limit;
+  for (;;) {
+    await window.ginApp.idle();
+    const view = window.ginApp.view;
+    if (!(view && !view.over && view.to_act === 1)) return true;
+    if (performance.now() > end) return false;
+    await new Promise((r) => setTimeout(r, 16));
+  }
+}"""
+
+
 def _wait_idle(page, timeout_ms: int = 30_000):
-    deadline = time.monotonic() + timeout_ms / 1000
-    page.evaluate("window.ginApp.idle()")
-    while page.evaluate("window.ginApp.view && !window.ginApp.view.over && window.ginApp.view.to_act === 1"):
-        if time.monotonic() > deadline:
-            raise AssertionError("the computer did not finish its turn")
-        page.evaluate("window.ginApp.idle()")
+    if not page.evaluate(_IDLE, timeout_ms):
+        raise AssertionError("the computer did not finish its turn")
     return page.evaluate("window.ginApp.view")
 
 
@@ -279,6 +339,13 @@ def screen_words(page) -> str:
     )
 
 
+@functools.cache
+def _foreign_pattern(lang: str) -> re.Pattern:
+    """Any of _foreign_pieces(lang) as a word of its own: one regular expression, so a check
+    is one pass over the screen's text (a search per piece took ~50 ms of every settle)."""
+    return re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, _foreign_pieces(lang))) + r")(?!\w)")
+
+
 def assert_readable(page, where: str = "") -> str:
     """The screen reads as finished text of the page's language; returns that text."""
     lang = page.evaluate("document.documentElement.lang")
@@ -292,9 +359,10 @@ def assert_readable(page, where: str = "") -> str:
     keys = set(dicts["es"]) | set(dicts["en"])
     raw = {k for k in re.findall(r"(?<![\w.])[a-z_]+\.[\w.]+(?![\w])", text) if k in keys}
     assert not raw, f"{where}: raw text keys on the screen: {raw}"
-    for piece in _foreign_pieces(lang):
-        if re.search(r"(?<!\w)" + re.escape(piece) + r"(?!\w)", text):
-            raise AssertionError(f"{where}: {piece!r} (not {lang}) on the {lang} screen: {text!r}")
+    if _foreign_pattern(lang).search(text):  # one pass; then which piece, for the message
+        for piece in _foreign_pieces(lang):
+            if re.search(r"(?<!\w)" + re.escape(piece) + r"(?!\w)", text):
+                raise AssertionError(f"{where}: {piece!r} (not {lang}) on the {lang} screen: {text!r}")
     return text
 
 

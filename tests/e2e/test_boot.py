@@ -19,20 +19,11 @@ import pytest
 
 from conftest import _wait_ready
 from test_runtime import MATCH_KEY, play_moves
+from tools.wasmdata import xor_wasm_data
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _build_module():
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("gin_build_for_tests", ROOT / "build.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-xor_wasm_data = _build_module().xor_wasm_data
 SEED = "K7Q2-M9XD"
 MOVES = 4
 # What each kind of visit plays: the same seeded moves must give the same
@@ -200,6 +191,7 @@ def test_snapshot_boot_plays_the_same_match_and_works_offline(context, page, ope
     assert ready["timings"]["boot"] == "snapshot"
 
 
+@pytest.mark.alone
 def test_a_first_visit_is_playable_before_the_stdlib_arrives(context, page, open_app, make_server, wait_idle, dist):
     """The restored snapshot has imported all the engine uses: the 4.5 MB
     stdlib zip is not on a first visit's way to playable. Its request is held
@@ -371,6 +363,7 @@ def test_a_garbage_snapshot_in_cache_is_deleted_and_fetched_again(damage, contex
     wait_idle(page)
 
 
+@pytest.mark.alone
 def test_a_new_build_replaces_the_cached_snapshot(page, open_app, make_server, wait_idle, dist, tmp_path):
     site = tmp_path / "site"
     shutil.copytree(dist, site)
@@ -437,7 +430,12 @@ def test_a_worker_script_that_never_arrives_fails_visibly(page, open_app, make_s
     page.expect_errors = True  # the failed boot is logged
     held = []
     page.route("**/worker.js", lambda route: held.append(route))  # never answered
-    page.goto(srv.url)
+    # The page's own clock, so the 30 s of its start timeout pass at once once the
+    # request is held (time runs as usual otherwise; the worker has its own clock).
+    page.clock.install()
+    with page.expect_request("**/worker.js"):  # the worker started: the timeout runs
+        page.goto(srv.url)
+    page.clock.fast_forward("00:31")
     page.locator("#app[data-boot=failed]").wait_for(timeout=45_000)
     assert "no llegó a arrancar" in page.locator("#app").inner_text()
     page.unroute("**/worker.js")

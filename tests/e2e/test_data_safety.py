@@ -333,6 +333,7 @@ def one_move(page):
     page.wait_for_timeout(150)
 
 
+@pytest.mark.alone
 def test_a_dead_worker_is_replaced_and_the_match_resumes(page, open_app, wait_idle):
     page.add_init_script(TRACK_WORKERS)
     open_at(page, open_app, "DEAD-0001", settings={"speed": "normal", "level": "easy"})

@@ -4,8 +4,8 @@ Per engine, one browser and one page walk through: the first visit (normal
 boot) on ``#seed=12345`` dealing CPython's hand, a whole deal through the
 visible controls at exactly 390×844, a drag to the pile, a reload mid-deal (the
 snapshot boot, the view and the selection unchanged), the fullscreen control,
-the sheets' scrollbars, the card font, and an offline reload with the server
-stopped. No console warning or error, from the page or its workers, is allowed
+the sheets' scrollbars, the card font, the table's sound and its mute, and an
+offline reload with the server stopped. No console warning or error, from the page or its workers, is allowed
 after any step, and every screen is saved to test-artifacts/engines-<engine>-*.png.
 
 Firefox and WebKit come from Debian (build.py test installs them and passes
@@ -403,6 +403,49 @@ def test_the_cards_are_drawn_in_the_shipped_font(visit):
     TIMES[engine.name]["card_font_width"] = round(font["width"], 2)
     widths = list(CARD_FONT_WIDTHS.values())
     assert max(widths) - min(widths) < 0.01 * max(widths), CARD_FONT_WIDTHS
+
+
+# Counts the audio sources the page starts (oscillators and buffer sources each have a start()).
+SOUND_SPY = """() => {
+    if (window.__soundStarts !== undefined) return true;
+    window.__soundStarts = 0;
+    for (const proto of [AudioScheduledSourceNode.prototype, AudioBufferSourceNode.prototype]) {
+      if (!Object.prototype.hasOwnProperty.call(proto, 'start')) continue;
+      const start = proto.start;
+      proto.start = function (...args) { window.__soundStarts++; return start.apply(this, args); };
+    }
+    return true;
+  }"""
+
+
+def test_the_table_sounds_and_its_mute_silences_it(visit):
+    """Sound is on by default: the player's discard and the computer's turn start audio sources
+    (Web Audio, made at the first tap); one tap on the table's mute and a whole turn starts none;
+    one more tap and the next move sounds again. No console warning about audio either."""
+    engine = visit.engine
+    engine.call(SOUND_SPY)
+    mute = '[data-key="sound-toggle"]'
+    assert engine.call("(s) => document.querySelector(s).getAttribute('aria-pressed')", mute) == "true"
+    view = to_discard(visit)
+    card = next(a["card"] for a in view["legal"] if a["type"] == "discard")
+    engine.tap(f'.hand [data-card="{card}"]')
+    visit.press("discardSelected", "btn.discard")
+    visit.idle()
+    heard = engine.call("() => window.__soundStarts")
+    assert heard > 0, engine.name
+    engine.tap(mute)
+    assert engine.call("(s) => document.querySelector(s).getAttribute('aria-pressed')", mute) == "false"
+    view = to_discard(visit)  # a draw from the stock
+    card = next(a["card"] for a in view["legal"] if a["type"] == "discard")
+    engine.tap(f'.hand [data-card="{card}"]')
+    visit.press("discardSelected", "btn.discard")
+    visit.idle()
+    assert engine.call("() => window.__soundStarts") == heard, engine.name
+    visit.shot("muted")
+    engine.tap(mute)
+    assert engine.call("(s) => document.querySelector(s).getAttribute('aria-pressed')", mute) == "true"
+    to_discard(visit)
+    engine.wait("(n) => window.__soundStarts > n", heard, timeout_s=10, what="the draw's sound")
 
 
 def test_offline_reload_keeps_the_match(visit):

@@ -484,6 +484,7 @@ def expected_view(steps, i):
 KINDS = {"knock": "Cierre", "gin": "Gin", "big_gin": "Gin grande", "undercut": "Undercut", "void": "Mano nula"}
 
 
+@pytest.mark.alone
 def test_finished_match_is_kept_once_and_the_viewer_steps_through_it(page, open_app, context):
     save = saved("over-OVER-0001.json")
     put_in_storage(context, {MATCH_KEY: save})
@@ -543,6 +544,7 @@ def test_finished_match_is_kept_once_and_the_viewer_steps_through_it(page, open_
 # --- Difícil's review -----------------------------------------------------------------------------
 
 
+@pytest.mark.alone
 def test_review_marks_the_bad_discard_and_not_difficils_own_moves(page, open_app, context, matches):
     human, script = with_a_bad_discard()
     save = play("REVW-0001", "traditional", "hard", human, computer="normal")
@@ -657,6 +659,7 @@ def only_the_page_engine_left(page):
     return len(page.workers) == 1
 
 
+@pytest.mark.alone
 def test_a_long_match_is_reviewed_by_extra_engines_with_progress_while_the_viewer_answers(page, open_app, context, dist):
     """A 53-deal match: the review is shared by the page's engine and three extra engine workers
     (they boot from the cached snapshot), shows its progress in deals done, the viewer steps at

@@ -96,6 +96,16 @@ def test_corrupt_save_is_kept_aside(page, open_app, wait_idle):
     # A second corruption does not lose the first: both are in the slots.
     kept = [slot["raw"] for slot in json.loads(stored(page, ASIDE_KEY))]
     assert kept[-2:] == ["{not json", json.dumps({"format": "not-a-gin-save", "actions": [42]})]
+    # Estadísticas lists them by what they were; a slot named like an inherited property
+    # ("constructor") is "datos", not a function's source.
+    slots = json.loads(stored(page, ASIDE_KEY)) + [{"key": "constructor", "at": 0, "raw": "x"}]
+    page.evaluate("([k, v]) => localStorage.setItem(k, v)", [ASIDE_KEY, json.dumps(slots)])
+    page.get_by_role("button", name="Menú", exact=True).click()
+    page.get_by_role("button", name="Estadísticas", exact=True).click()
+    items = page.locator(".aside-list li").all_inner_texts()
+    assert len(items) == len(slots)
+    assert "partida en curso" in items[-2] and "datos" in items[-1], items
+    assert not any("function" in i or "native code" in i for i in items), items
 
 
 def test_without_local_storage_the_game_still_plays(page, open_app, wait_idle):

@@ -4,7 +4,6 @@ refusals, the knock confirmation, the result panels' arithmetic, layout on phone
 from __future__ import annotations
 
 import re
-import time
 from pathlib import Path
 
 import pytest
@@ -30,20 +29,28 @@ def setup(page, open_app, size, seed=SEED, settings=FAST):
     return settle(page)
 
 
+# Waits in the page (one round trip, no polling from here): the engine idle and the player's
+# move (or a panel waits); null once `limit` ms have passed.
+_SETTLED = """async (limit) => {
+  const end = performance.now() + limit;
+  for (;;) {
+    await window.ginApp.idle();
+    const view = window.ginApp.view, ui = window.ginApp.ui;
+    if (document.getElementById('app').dataset.busy === 'false' && (view.over || ui.panel || view.to_act === 0)) return {view, ui};
+    if (performance.now() > end) return null;
+    await new Promise((r) => setTimeout(r, 16));
+  }
+}"""
+
+
 def settle(page, timeout_s: float = 30):
     """Wait until the engine is idle and it is the player's move (or a panel waits)."""
-    deadline = time.monotonic() + timeout_s
-    while True:
-        page.evaluate("window.ginApp.idle()")
-        state = page.evaluate(
-            "() => ({view: window.ginApp.view, ui: window.ginApp.ui, busy: document.getElementById('app').dataset.busy})"
-        )
-        view, ui = state["view"], state["ui"]
-        if state["busy"] == "false" and (view["over"] or ui["panel"] or view["to_act"] == 0):
-            # Every screen a test comes back to reads as finished text.
-            assert_readable(page, f"phase {view['phase']}, panel {ui['panel']}")
-            return view
-        assert time.monotonic() < deadline, "the table never came back to the player"
+    state = page.evaluate(_SETTLED, timeout_s * 1000)
+    assert state, "the table never came back to the player"
+    view, ui = state["view"], state["ui"]
+    # Every screen a test comes back to reads as finished text.
+    assert_readable(page, f"phase {view['phase']}, panel {ui['panel']}")
+    return view
 
 
 RANK_PLURALS = dict(zip(POINTS, "ases doses treses cuatros cincos seises sietes ochos nueves dieces jotas reinas reyes".split()))

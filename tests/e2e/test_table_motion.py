@@ -17,6 +17,8 @@ ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
 MOVING = {"speed": "normal", "level": "easy", "sort": "melds"}
 FAN_SIZES = [(360, 740), (390, 844), (740, 360), (844, 390), (1280, 800)]
+# Every test here watches the motion itself: none runs beside another browser test.
+pytestmark = pytest.mark.alone
 
 
 def open_moving(page, open_app, size, reduced=False, settings=MOVING):

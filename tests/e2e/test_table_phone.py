@@ -144,6 +144,7 @@ new MutationObserver(note).observe(document, { subtree: true, childList: true, c
 """.replace("FLIGHT_JS", FLIGHT)
 
 
+@pytest.mark.alone
 def test_the_computer_moves_after_the_deal_has_landed(page, open_app):
     """TEST-0002: the player deals, so the computer decides on the upcard first."""
     page.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
@@ -173,6 +174,7 @@ def open_and_draw(page, open_app, size, reduced: bool, settings):
     return settle(page)
 
 
+@pytest.mark.alone
 def test_an_open_menu_holds_the_computer_until_it_closes(page, open_app):
     view = open_and_draw(page, open_app, PHONE, False, TOUCH_MOVING)
     card = discardable(view)
@@ -192,6 +194,7 @@ def test_an_open_menu_holds_the_computer_until_it_closes(page, open_app):
     assert page.evaluate("performance.now()") - closed >= 400  # it took its pause after the menu closed
 
 
+@pytest.mark.alone
 def test_wait_for_the_computer_is_cleared_when_it_no_longer_holds(page, open_app):
     page.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
     page.emulate_media(reduced_motion="no-preference")
@@ -214,6 +217,7 @@ def test_wait_for_the_computer_is_cleared_when_it_no_longer_holds(page, open_app
 # --- motion that tells the truth ------------------------------------------------------------------
 
 
+@pytest.mark.alone
 def test_a_card_in_flight_is_no_target(phone, open_app):
     """At a deal's start the player's cards fly over the stock: a tap there reaches the stock."""
     page = phone
@@ -259,6 +263,7 @@ class Layers:
         return described["backendNodeId"]
 
 
+@pytest.mark.alone
 def test_a_draw_paints_neither_the_felt_nor_the_cards_that_stay(phone, open_app):
     """On a phone's CPU a move's frame cannot afford to paint the table again: the felt is painted
     once, and a card drawn moves the hand's other cards (by layout, then their flight) without
@@ -303,6 +308,7 @@ def moving_cards(page, selector):
     )
 
 
+@pytest.mark.alone
 def test_a_quick_double_tap_discard_flies(phone, open_app):
     page = phone
     view = to_draw_by_touch(page, open_phone(page, open_app, settings=TOUCH_MOVING))
@@ -341,6 +347,7 @@ def pile_draw_save():
     raise LookupError("no pile draw")
 
 
+@pytest.mark.alone
 def test_the_computer_drawing_from_the_pile_moves_only_that_card(page, open_app, context, pile_draw_save):
     from test_table_more import MATCH_KEY, put_in_storage
 

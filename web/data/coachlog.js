@@ -37,7 +37,7 @@ export function clearCoachLog() {
 export function noteSeen(seed, deal, kind) {
   const key = `${seed}:${deal}`;
   const counts = open.get(key) || Object.fromEntries(KINDS.map((k) => [k, 0]));
-  if (kind in counts) counts[kind] += 1;
+  if (Object.hasOwn(counts, kind)) counts[kind] += 1;
   open.set(key, counts);
 }
 

@@ -15,7 +15,20 @@ export const DEFAULT_SETTINGS = {
   variant: { ace_gin: true, spade_double: false, hollywood: false },
   fourColour: false,
   coach: false, // Entrenador (coach.js)
+  // Issue 30: what the table sounds, feels and looks like (table/feedback.js, table/look-views.js).
+  sound: true, // Sonido: the table's sounds (table/sound.js)
+  vibration: true, // Vibración: a pulse on the player's draw, discard and knock (table/haptics.js)
+  cardSize: "normal", // Tamaño de las cartas: "normal" | "large" (style.css: --card-scale)
+  back: "red", // the cards' back (style.css: html[data-back])
+  felt: "green", // the table's cloth (style.css: html[data-felt])
 };
+
+// The looks the menu offers, in its order: card backs and felts, each drawn
+// by style.css alone (no image), each felt dark enough for the light text on
+// it (WCAG AA, checked by axe-core on each).
+export const CARD_SIZES = ["normal", "large"];
+export const BACKS = ["red", "blue", "black"];
+export const FELTS = ["green", "blue", "wine"];
 
 // How long a card takes to move, by speed (motion.js).
 export const ANIM_MS = { instant: 0, fast: 140, normal: 280, slow: 480 };
@@ -29,6 +42,11 @@ const CHOICES = {
   profile: PROFILES,
   fourColour: [true, false],
   coach: [true, false],
+  sound: [true, false],
+  vibration: [true, false],
+  cardSize: CARD_SIZES,
+  back: BACKS,
+  felt: FELTS,
 };
 export { CUSTOM_CHOICES };
 

@@ -66,7 +66,7 @@ export function rulesOf(rules) {
   const options = {};
   for (const name of PROFILE_OPTIONS[profile] || []) {
     if (name in rules) options[name] = rules[name];
-    else if (name in DEFAULT_SWITCHES) options[name] = false;
+    else if (Object.hasOwn(DEFAULT_SWITCHES, name)) options[name] = false;
   }
   return { profile, options };
 }
@@ -99,7 +99,7 @@ export function rulesFromHash(hash) {
   for (const part of parts) {
     const [name, raw] = part.split(":");
     if (!(PROFILE_OPTIONS[profile] || []).includes(name)) return null;
-    if (name in DEFAULT_SWITCHES) {
+    if (Object.hasOwn(DEFAULT_SWITCHES, name)) {
       if (raw !== "0" && raw !== "1") return null;
       options[name] = raw === "1";
     } else {

@@ -228,6 +228,7 @@ function resetUi(ctrl, acknowledged = Infinity) {
     order: null,
     levelNote: false,
     duplicate: null,
+    opened: (state.ui.opened || 0) + 1, // a deal on the table now is dealt anew (table/motion.js, table/cues.js)
   });
   if (pending) replayByHard(ctrl);
 }
@@ -506,6 +507,10 @@ function runTask(ctrl, task) {
     ctrl.render(state.view && state.view.to_act === 0 && !state.ui.panel && !state.ui.menuOpen ? "busy" : undefined);
     try {
       await task();
+      // What the task changed is on the table before the computer plays on
+      // it: a new match's deal is dealt (and flies) first, and the computer
+      // waits for it like for any motion in front of it.
+      ctrl.render("settle");
       await computerTurns(ctrl);
     } catch (err) {
       failedTask(ctrl, err);

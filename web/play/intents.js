@@ -12,6 +12,7 @@ import { knockDraft, moveInDraft, resetDraft } from "../model/knock.js";
 import { COACH_INTENTS } from "./coach.js";
 import { hintTargetOf } from "./hints.js";
 import { MENU_INTENTS, closeMenu, helpToMenu, watchAt } from "./menu-intents.js";
+import { LOOK_INTENTS } from "./look-intents.js";
 
 // deps: {state, controller, render, announce, setLanguage, clearLog, tutorial}.
 // Returns {name: (args) => void} for input.js and drag.js.
@@ -27,7 +28,7 @@ export function createIntents({ state, controller, render, announce, setLanguage
     watchAt: null, // (deal, step, key): the viewer on a deal just ended (the coach's summary)
   };
   ctx.watchAt = (deal, step, key) => watchAt(ctx, deal, step, key);
-  const table = { ...TABLE_INTENTS, ...MENU_INTENTS, ...COACH_INTENTS };
+  const table = { ...TABLE_INTENTS, ...MENU_INTENTS, ...COACH_INTENTS, ...LOOK_INTENTS };
   const intents = Object.fromEntries(Object.entries(table).map(([name, intent]) => [name, (args) => intent(ctx, args)]));
   return { ...intents, ...tutorial.intents };
 }

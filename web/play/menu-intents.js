@@ -12,6 +12,7 @@ import { toggleFullscreen } from "../table/fullscreen.js";
 import { openMatchesSheet } from "../screens/matches.js";
 import { openStatsSheet } from "../screens/stats.js";
 import { openViewer } from "../screens/viewer.js";
+import { LOOK_SETTINGS } from "./look-intents.js";
 
 // --- the menu and the rules page ----------------------------------------------------
 
@@ -122,7 +123,7 @@ function profile(ctx, { value }) {
 // Oklahoma's ace and spade, Hollywood: yes/no for the next match.
 function variantOption(ctx, { name, value }) {
   const { state } = ctx;
-  if (!(name in DEFAULT_SWITCHES) || !["yes", "no"].includes(value)) return;
+  if (!Object.hasOwn(DEFAULT_SWITCHES, name) || !["yes", "no"].includes(value)) return;
   state.settings.variant = { ...DEFAULT_SWITCHES, ...(state.settings.variant || {}), [name]: value === "yes" };
   state.ui.profileNote = true;
   changed(ctx);
@@ -131,7 +132,7 @@ function variantOption(ctx, { name, value }) {
 function customOption(ctx, { name, value }) {
   const { state } = ctx;
   const allowed = CUSTOM_CHOICES;
-  if (!(name in allowed)) return;
+  if (!Object.hasOwn(allowed, name)) return;
   const parsed = value === "off" ? null : Number(value);
   if (!allowed[name].includes(parsed)) return;
   state.settings.custom = { ...DEFAULT_SETTINGS.custom, ...(state.settings.custom || {}), [name]: parsed };
@@ -149,7 +150,7 @@ function lang(ctx, { value }) {
 }
 
 function speed(ctx, { value }) {
-  if (!(value in SPEED_DELAY_MS)) return;
+  if (!Object.hasOwn(SPEED_DELAY_MS, value)) return;
   ctx.state.settings.speed = value;
   changed(ctx);
 }
@@ -166,11 +167,11 @@ function fourColour(ctx, { value }) {
 }
 
 // The intents an imported file's settings go through (the menu's checks).
-const SETTINGS = { lang, speed, sort, fourColour, profile, level };
+const SETTINGS = { lang, speed, sort, fourColour, profile, level, ...LOOK_SETTINGS };
 
 // Settings from an imported file go through the same checks as the menu's.
 function importSettings(ctx, settings) {
-  for (const name of ["lang", "speed", "sort", "fourColour", "profile", "level"]) {
+  for (const name of Object.keys(SETTINGS)) {
     if (name in settings && settings[name] !== null && settings[name] !== ctx.state.settings[name]) {
       SETTINGS[name](ctx, { value: settings[name] });
     }

@@ -43,7 +43,7 @@ function dataSection(t, lang, storage) {
   const kb = Math.ceil(storage.used() / 1024);
   const aside = storage.asideList();
   const items = aside.map((slot, i) => {
-    const what = t(ASIDE_NAMES[slot.key] || "aside.other");
+    const what = t(Object.hasOwn(ASIDE_NAMES, slot.key) ? ASIDE_NAMES[slot.key] : "aside.other");
     const stamp = Number.isFinite(slot.at) ? when.format(new Date(slot.at)) : "—";
     const save = () => download(slot.raw, `gin-apartado-${i + 1}.txt`, "text/plain");
     return el("li", {}, button(t("stats.aside_download", { what, when: stamp }), `aside:${i}`, save, { class: "btn game-item" }));

@@ -52,6 +52,22 @@ export function choice(id, label, value, options, onChange) {
   return el("div", { class: "field" }, el("label", { for: id, text: label }), node);
 }
 
+// A labelled <select> that does an intent with the chosen value (the menu's
+// fields); its id and key are "menu-<intent>[-<name>]", `extra` its data-*.
+export function intentSelect(intent, label, value, options, extra = {}) {
+  const id = `menu-${intent}${extra.name ? `-${extra.name}` : ""}`;
+  return el(
+    "div",
+    { class: "field" },
+    el("label", { for: id, text: label }),
+    el(
+      "select",
+      { id, dataset: { intent, key: id, ...extra } },
+      options.map(([v, text]) => el("option", { value: String(v), selected: String(v) === String(value), text })),
+    ),
+  );
+}
+
 // A labelled checkbox that does an intent (the menu's switches); key is its data-key.
 export function checkField(id, intent, key, label, checked) {
   return el(

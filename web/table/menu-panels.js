@@ -1,26 +1,13 @@
 // The menu (always in the DOM, hidden while closed, so the seed can be read),
 // the "how to play" page and the new-match confirmation.
 
-import { checkField, el, intentButton, panel } from "./dom.js";
+import { checkField, el, intentButton, intentSelect as select, panel } from "./dom.js";
 import { shortcutsFor } from "./shortcuts.js";
 import { fullscreenButton } from "./fullscreen.js";
 import { coachSwitch } from "./coach-views.js";
 import { tutorialButton } from "./tutorial-bar.js";
+import { lookFields } from "./look-views.js";
 import { CUSTOM_CHOICES, DEFAULT_SWITCHES, PROFILES, profileName, switchesFor } from "../model/variants.js";
-
-function select(intent, label, value, options, extra = {}) {
-  const id = `menu-${intent}${extra.name ? `-${extra.name}` : ""}`;
-  return el(
-    "div",
-    { class: "field" },
-    el("label", { for: id, text: label }),
-    el(
-      "select",
-      { id, dataset: { intent, key: id, ...extra } },
-      options.map(([v, text]) => el("option", { value: String(v), selected: String(v) === String(value), text })),
-    ),
-  );
-}
 
 
 // Literal keys (the i18n tests look for every text's key in the code).
@@ -150,6 +137,7 @@ export function menuPanel(view, ui) {
         ["melds", "suit", "rank", "manual"].map((v) => [v, t(`sort.${v}`)]),
       ),
       checkField("menu-four", "fourColour", "four", t("menu.four_colour"), settings.fourColour),
+      lookFields(t, settings),
     ),
   );
   return box;

@@ -11,8 +11,12 @@
 // (pointer-events none while it moves): a tap goes to what lies under it.
 // Only the card that moves flies, from where it is now (mid-flight too).
 // settled() resolves once nothing of ours moves any more: the computer
-// waits on it before its move (play/controller.js). The layer's state is
-// one record (createMotion); its functions take it first.
+// waits on it before its move (play/controller.js). landed() is the one
+// notion of "the deal has landed": it resolves once every card of the deal
+// on the table has landed, the upcard's turn included (at once when no deal
+// is in flight), and dealing() says whether that is still to come; settled()
+// waits for it too. The layer's state is one record (createMotion); its
+// functions take it first.
 
 // Every animation of the motion layer carries this id (drag.js's "held" and
 // the CSS transitions of a selection are not motion).
@@ -57,11 +61,16 @@ export function createMotion(root) {
     // (getAnimations) would bring its style up to date, a phone's whole frame.
     flights: new Map(),
     planned: null, // [{node, from, duration, delay, turn}]: flights planned, launched together
+    // The deal in flight: the flights of its cards (the upcard's turn
+    // included, though it starts last in the stagger), or null.
+    dealFlights: null,
   };
   return {
     measure: () => measure(motion),
     animate: (view, ui, duration) => animate(motion, view, ui, duration),
     settled: () => settled(motion),
+    landed: () => landed(motion),
+    dealing: () => dealing(motion),
   };
 }
 
@@ -159,6 +168,7 @@ function animateDeal(motion, view, duration) {
   const upcard = root.querySelector(".table .discard-pile .card.top");
   const last = 2 * Math.max(mine.length, theirs.length) * step;
   const to = upcard && stock ? rectOf(upcard) : null;
+  const nodes = motion.planned.map((f) => f.node);
   launch(motion);
   if (to) {
     // From the stock, face down (edge-on), then turned face up on the pile.
@@ -173,7 +183,11 @@ function animateDeal(motion, view, duration) {
       ],
       { duration: duration * 2, delay: last, easing: "ease-out" },
     );
+    nodes.push(upcard);
   }
+  // Every card of the deal is in flight from now on, each waiting for its
+  // turn in the stagger: what "the deal has landed" waits for.
+  motion.dealFlights = nodes.map((node) => motion.flights.get(node)).filter(Boolean);
 }
 
 // The deal result: the computer's cards turn face up one after another;
@@ -199,7 +213,7 @@ function animate(motion, view, ui, duration) {
   const was = motion.before;
   motion.before = null;
   if (!view || !duration || reducedMotion()) {
-    if (view) motion.shownDeal = `${view.seed}:${view.deal_number}`;
+    if (view) motion.shownDeal = `${view.seed}:${view.deal_number}:${ui.opened || 0}`;
     return;
   }
   const played = view.events.filter((e) => e.type !== "pass").length;
@@ -211,7 +225,9 @@ function animate(motion, view, ui, duration) {
   }
   if (ui.panel || ui.menuOpen) return;
   // A new deal (or the same seed replayed): nothing but passes played yet.
-  const dealKey = `${view.seed}:${view.deal_number}`;
+  // `opened` bumps whenever a match is put on the table (a replay of the
+  // same seed included), so its first deal is dealt again.
+  const dealKey = `${view.seed}:${view.deal_number}:${ui.opened || 0}`;
   const newDeal = dealKey !== motion.shownDeal || (played === 0 && motion.playedBefore > 0);
   motion.playedBefore = played;
   if (newDeal) {
@@ -253,12 +269,30 @@ function planFlight(motion, was, node, duration) {
 }
 
 // Resolves once no flight of ours runs on the table (new ones started
-// meanwhile are waited for too); at once when nothing moves. A card taken
-// off the page is not waited for.
+// meanwhile are waited for too) and the deal has landed; at once when
+// nothing moves. A card taken off the page is not waited for.
 async function settled(motion) {
   for (;;) {
+    await landed(motion);
     const flying = [...motion.flights].filter(([node, a]) => moving(a) && node.isConnected).map(([, a]) => a);
     if (!flying.length) return;
     await Promise.all(flying.map((a) => a.finished.catch(() => {})));
   }
+}
+
+// Whether the deal on the table is still landing: one of its cards has yet
+// to land (a flight given up, or a card taken off the page, counts as landed).
+function dealing(motion) {
+  const flights = motion.dealFlights;
+  if (!flights) return false;
+  const still = flights.some((a) => moving(a) && a.effect.target.isConnected);
+  if (!still) motion.dealFlights = null;
+  return still;
+}
+
+// The one notion of "the deal has landed": resolves once every card of the
+// deal in flight has landed and the upcard has turned (at once when no deal
+// is in flight).
+async function landed(motion) {
+  while (dealing(motion)) await Promise.all(motion.dealFlights.map((a) => a.finished.catch(() => {})));
 }

@@ -16,6 +16,7 @@ import { dealResultPanel, matchResultPanel, knockPanel } from "./panels.js";
 import { coachNote } from "./coach-views.js";
 import { tutorialBar } from "./tutorial-bar.js";
 import { limitText } from "../model/variants.js";
+import { applyLook, soundButton } from "./look-views.js";
 
 // A section built again only when what it is made from (`from`: everything
 // it reads) changed; else a bare stand-in of the same tag and data-static,
@@ -407,6 +408,7 @@ function table(view, ui) {
   return el(
     "main",
     { class: "table", "aria-busy": String(ui.busy && view.to_act === 1) },
+    soundButton(ui.t, ui.settings),
     opponentArea(view, ui),
     el("div", { class: "centre" }, tutorialBar(view, ui), piles(view, ui), messageArea(view, ui), coachNote(view, ui)),
     handArea(view, ui),
@@ -504,6 +506,7 @@ export function renderPage(root, view, ui) {
   const activeIndex = hadFocus && active.dataset.index !== undefined ? Number(active.dataset.index) : null;
 
   root.classList.toggle("four-colour", Boolean(ui.settings.fourColour));
+  applyLook(ui.settings);
   root.dataset.speed = ui.settings.speed;
   root.dataset.panel = ui.panel || "";
   root.dataset.menu = String(Boolean(ui.menuOpen));

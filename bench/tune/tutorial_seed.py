@@ -1,15 +1,15 @@
-"""The guided first deal's seed (web/tutorial.js GUIDE_SEED): a search over
+"""The guided first deal's seed (web/model/seed.js GUIDE_SEED): a search over
 seeds GUIA-0000.. for a deal against Fácil where the player, following
 Difícil's hint at each decision, meets each idea once: an upcard decision
 first, exactly one draw from the pile that completes a meld, a safe discard
 (reason safe_discard or opponent_picked), and ends the deal with a knock that
 wins; in as few decisions as possible.
 
-usage: python3 bench/tutorial_seed.py [first last]: searches GUIA-first..last
+usage: python3 bench/tune/tutorial_seed.py [first last]: searches GUIA-first..last
 (the search that chose it: 0 400), prints the seeds that qualify and the
 shortest; always checks that the chosen seed still qualifies (exit 1 if not:
-a change to Fácil or to Difícil's hint can move it). `build.py bench` runs it
-without arguments: the check only.
+a change to Fácil or to Difícil's hint can move it); without arguments, the
+check only (tests/e2e/test_tutorial.py plays the chosen seed's steps too).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import json
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from gin import bridge  # noqa: E402

@@ -1,6 +1,6 @@
 """Paired arena runs of Difícil's search (issue 22): budgets and ablations.
 
-    python3 bench/search.py --profile traditional --matches 200 --seed S1 \\
+    python3 bench/tune/search.py --profile traditional --matches 200 --seed S1 \\
         hard0 search:budget=12 search search:budget=96 search:belief=0
 
 A run stopped by time (``--minutes``) goes on with ``--first N`` (the matches
@@ -26,7 +26,7 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from gin import arena  # noqa: E402
 from gin.rules import Rules  # noqa: E402

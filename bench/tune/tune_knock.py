@@ -1,6 +1,6 @@
 """Paired arena runs of ``hard`` with changed parameters, against the whole pool.
 
-    python3 bench/tune_knock.py --profile standard --matches 100 --set margin.standard=4 --set hazard=1.2
+    python3 bench/tune/tune_knock.py --profile standard --matches 100 --set margin.standard=4 --set hazard=1.2
 
 Each setting plays ``--matches`` matches against every style of the pool on
 the same seeds (so two settings are compared on the same deals) and prints
@@ -17,7 +17,7 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from gin import ai, arena  # noqa: E402

@@ -1,9 +1,9 @@
 """What the coach says over one whole match: the player's side played by a
 level (default easy) against normal, the coach on; each note the page would
-show (one per advice a deal, web/coach.js), in Spanish and English, worded by
-the page's own code (bench/coach_words.mjs under Node).
+show (one per advice a deal, web/play/coach.js), in Spanish and English, worded by
+the page's own code (bench/tune/coach_words.mjs under Node).
 
-usage: python3 bench/coach_match.py [level] [seed]   (also run by `build.py bench`)
+usage: python3 bench/tune/coach_match.py [level] [seed]
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from gin import ai, bridge  # noqa: E402
@@ -54,7 +54,7 @@ def main() -> int:
     node = shutil.which("node")
     words = None
     if node:
-        proc = subprocess.run([node, str(ROOT / "bench" / "coach_words.mjs")], input=json.dumps([s["note"] for s in shown]),
+        proc = subprocess.run([node, str(ROOT / "bench" / "tune" / "coach_words.mjs")], input=json.dumps([s["note"] for s in shown]),
                               capture_output=True, text=True, cwd=ROOT)
         words = json.loads(proc.stdout) if proc.returncode == 0 else None
         if words is None:

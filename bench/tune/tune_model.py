@@ -13,7 +13,7 @@ records, from the true hands (measurement only; the model never sees them):
 Every style weighs the same (the model is tuned across the pool, not to one
 player).  Writes ``gin/ai/model_data.py``; the values shipped there came from
 
-    python3 bench/tune_model.py --matches 40
+    python3 bench/tune/tune_model.py --matches 40
 
 Run it again after a change to hard or to the pool.
 """
@@ -24,7 +24,7 @@ import argparse
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from gin import ai  # noqa: E402
@@ -80,8 +80,8 @@ def quantiles(xs: list[int], k: int = 10) -> list[int]:
 
 
 def main() -> int:
-    p = argparse.ArgumentParser()
-    p.add_argument("--matches", type=int, default=40)
+    p = argparse.ArgumentParser(description="Rewrites gin/ai/model_data.py: asked for by name, never by default.")
+    p.add_argument("--matches", type=int, required=True, help="per style of the pool (the shipped values: 40)")
     p.add_argument("--seed", default="MODEL")
     args = p.parse_args()
     per_style = [collect(s, args.matches, args.seed) for s in ai.POOL]
@@ -109,13 +109,13 @@ def main() -> int:
     hist = sorted((k, v, round(c / total, 5)) for (k, v), c in kinds.items())
     out = ROOT / "gin" / "ai" / "model_data.py"
     out.write_text(
-        '"""Written by bench/tune_model.py (do not edit): what hard\'s knock model assumes\n'
+        '"""Written by bench/tune/tune_model.py (do not edit): what hard\'s knock model assumes\n'
         "about its opponent, measured across the arena's pool with equal weight per style.\n\n"
         "OPP_DEADWOOD[stock // 3]: ten quantiles of the opponent's deadwood (before layoffs)\n"
         "at hard's discard.  OPP_KNOCK[stock // 3]: the chance the opponent knocks on one of\n"
         "its turns.  OPP_KNOCK_DEADWOOD: quantiles of the deadwood it knocks with.  DEALS:\n"
         "(kind, points less the profile's bonus, share) of scored deals.\n"
-        f'Source: python3 bench/tune_model.py --matches {args.matches} --seed {args.seed}\n"""\n\n'
+        f'Source: python3 bench/tune/tune_model.py --matches {args.matches} --seed {args.seed}\n"""\n\n'
         f"OPP_DEADWOOD = {dw_q!r}\n"
         f"OPP_KNOCK = {hazard!r}\n"
         f"OPP_KNOCK_DEADWOOD = {knock_q!r}\n"

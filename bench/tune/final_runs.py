@@ -1,6 +1,6 @@
 """Issue 14's arena runs, interleaved, with a cumulative report every minute.
 
-    python3 bench/final_runs.py WORKERS [OUT]
+    python3 bench/tune/final_runs.py WORKERS [OUT]
 
 Every pairing of the targets (hard vs the baseline under standard,
 traditional and custom gin 25 / big gin 31; hard vs each other pool style
@@ -17,7 +17,7 @@ pairings, and the report compares them paired, match by match.
 import os
 import sys, time, multiprocessing
 from pathlib import Path
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from gin import arena
 from gin.ai import policy
 from gin.rules import Rules
@@ -64,6 +64,8 @@ def label(pair):
 
 
 def main():
+    if len(sys.argv) < 2 or not sys.argv[1].isdigit():
+        sys.exit("usage: python3 bench/tune/final_runs.py WORKERS [OUT]")
     # interleaved by match number, so that a run cut short reports every pairing
     n_max = max(p[5] for p in PAIRS)
     jobs = [(k, n) for n in range(n_max) for k, p in enumerate(PAIRS) if n < p[5]]

@@ -7,7 +7,7 @@ against every style of the pool, records those counts and whether the card
 was truly in the opponent's hand (measurement only), and grid-searches the
 three factors for the best log-likelihood, every style weighing the same.
 
-    python3 bench/tune_belief.py --matches 12
+    python3 bench/tune/tune_belief.py --matches 12
 
 prints the log-likelihood per style of the shipped and the best factors.
 """
@@ -20,7 +20,7 @@ import sys
 from itertools import product
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from gin import ai, arena  # noqa: E402

@@ -1,6 +1,6 @@
 """Issue 25's arena runs: every level against the baseline under every variant.
 
-    python3 bench/variants.py WORKERS [MATCHES] [LEVEL_MATCHES] [OUT] [FIRST] [ONLY]
+    python3 bench/tune/variants.py WORKERS [MATCHES] [LEVEL_MATCHES] [OUT] [FIRST] [ONLY]
 
 For each variant (Oklahoma; Straight Gin; traditional with Hollywood
 scoring), Difícil plays MATCHES (default 300) matches against the EAAI
@@ -22,7 +22,7 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from gin import arena  # noqa: E402
 from gin.rules import Rules  # noqa: E402
 
@@ -56,6 +56,8 @@ def table(results, done_matches):
 
 
 def main() -> None:
+    if len(sys.argv) < 2 or not sys.argv[1].isdigit():
+        sys.exit("usage: python3 bench/tune/variants.py WORKERS [MATCHES] [LEVEL_MATCHES] [OUT] [FIRST] [ONLY]")
     workers = int(sys.argv[1])
     matches = int(sys.argv[2]) if len(sys.argv) > 2 else 300
     level_matches = int(sys.argv[3]) if len(sys.argv) > 3 else 80
