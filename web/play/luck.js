@@ -22,10 +22,7 @@ const LINGER_MS = 5 * 60_000;
 //   engine   the extra engine ({ready, call, terminate}: runtime/engine.js), or null
 //   linger   the timer that ends it
 //   asked    the last deal asked ("seed:deal:actions"): one replay per deal result
-//   asking   the last replay's promise (tests: ginApp.idle waits on it)
-const luck = { engine: null, linger: null, asked: "", asking: Promise.resolve() };
-
-export const luckIdle = () => luck.asking;
+const luck = { engine: null, linger: null, asked: "" };
 
 function engineOf(makeEngine) {
   clearTimeout(luck.linger);
@@ -67,7 +64,7 @@ export function askDuplicate({ makeEngine, state, render, onRecord = () => {} })
     shown.failed = true;
     return;
   }
-  luck.asking = engine.ready
+  engine.ready
     .then(() => engine.call("duplicate", { save, deal }))
     .then((answer) => {
       Object.assign(shown, { points: answer.points, played: answer.played, replayed: answer.replayed });
