@@ -178,6 +178,22 @@ def _round(x: float) -> float:
     return round(x, 2)
 
 
+def _undercut_knock(knocked: dict[str, Any], action: dict[str, Any], outcome: Any) -> dict[str, Any]:
+    """The human's knock that was undercut, priced: what it cost (the points the
+    defender scored), the undercut risk Difícil saw when it was made (percent,
+    ``None`` when its hint gave none) and whether Difícil would have knocked too
+    (then it was advised: the risk, not a mistake)."""
+    hint = knocked["hint"]
+    risk = (hint.get("why") or {}).get("undercut")
+    return {
+        "action_index": knocked["action_index"], "step": knocked["step"], "deal_number": knocked["deal_number"],
+        "human": {k: v for k, v in action.items() if k in ("type", "card")},
+        "points": outcome.points,
+        "undercut": risk,
+        "advised": hint["action"].get("type") == "knock",
+    }
+
+
 def review(save: Any, *, deals: Any = None) -> dict[str, Any]:
     """Difícil's review of the human's (seat 0) decisions in a save (finished or not).
 
@@ -198,12 +214,17 @@ def review(save: Any, *, deals: Any = None) -> dict[str, Any]:
     when it has none, e.g. knocking or not)``}``.  The summary:
     ``{"decisions", "differing", "with_cost", "total_cost", "costliest"}``
     (``costliest`` is the differing decision with the highest cost, else the
-    first one; ``None`` when none differs).
+    first one; ``None`` when none differs).  ``"undercut_knocks"``: the
+    human's knocks that were undercut, advised by Difícil or not, each priced
+    (``_undercut_knock``): a knock made on advice costs nothing by the
+    estimates and would otherwise go unmentioned.
     """
     match = Match.from_save(save)
     first, last = _deal_range(deals, match.deal_number)
     m = _fresh(match)
     differing: list[dict[str, Any]] = []
+    undercut: list[dict[str, Any]] = []
+    knocked: dict[str, Any] | None = None  # the human's knock being applied, with Difícil's view of it
     decisions = 0
     step = 0  # replay's step index of the action about to be applied
     for n, action in enumerate(match.actions):
@@ -217,6 +238,8 @@ def review(save: Any, *, deals: Any = None) -> dict[str, Any]:
             # evaluation of each hand), not hint() and then estimates().
             hint = ai.analyse(view)
             ours, theirs = action_key(action), action_key(hint["action"])
+            if action.get("type") == "knock":
+                knocked = {"action_index": n, "step": step, "deal_number": m.deal_number, "hint": hint}
             if ours != theirs:
                 est = hint["estimates"] or {}
                 e_human, e_hard = est.get(ours), est.get(theirs)
@@ -233,6 +256,8 @@ def review(save: Any, *, deals: Any = None) -> dict[str, Any]:
                 differing.append(entry)
         deal = m.deal
         m.apply(action)
+        if knocked is not None and knocked["action_index"] == n and deal.outcome is not None and deal.outcome.kind == "undercut":
+            undercut.append(_undercut_knock(knocked, action, deal.outcome))
         if m.deal is not deal:
             step += 1  # the next deal's opening step
     costed = [d for d in differing if d["cost"] is not None]
@@ -241,6 +266,7 @@ def review(save: Any, *, deals: Any = None) -> dict[str, Any]:
         "level": REVIEW_LEVEL,
         "deals": [first, last],
         "differing": differing,
+        "undercut_knocks": undercut,
         "summary": {
             "decisions": decisions,
             "differing": len(differing),

@@ -210,6 +210,24 @@ def test_the_review_judges_from_the_view_the_human_had_then(monkeypatch):
     assert all('"seed"' not in json.dumps(v) and seed not in json.dumps(v).lower() for v in seen)
 
 
+def test_a_knock_that_was_undercut_is_priced_even_when_difficil_advised_it(played):
+    """Issue 35 item 7: a knock made on advice costs nothing by the estimates, so
+    the review priced nothing when it was undercut; now each undercut knock is
+    listed with its points, the risk Difícil saw and whether it advised it."""
+    r = review(played)
+    m = Match.from_save(played)
+    unders = [(res.number, res.outcome.points) for res in m.results if res.outcome.kind == "undercut" and res.outcome.knocker == 0]
+    assert unders, "REPLAY-STEPS has one (deal 9)"
+    assert [(k["deal_number"], k["points"]) for k in r["undercut_knocks"]] == unders
+    for k in r["undercut_knocks"]:
+        knock = played["actions"][k["action_index"]]
+        assert knock["type"] == "knock" and k["human"] == {"type": "knock", "card": knock["card"]}
+        assert k["step"] > k["action_index"] and k["undercut"] is None or 0 <= k["undercut"] <= 100
+    advised = [k for k in r["undercut_knocks"] if k["advised"]]
+    assert advised, "deal 9's knock is one Difícil made too"
+    assert not {k["action_index"] for k in advised} & {d["action_index"] for d in r["differing"]}
+
+
 def test_a_review_in_parts_equals_the_whole(played):
     whole = review(played)
     n = len(Match.from_save(played).results)

@@ -155,3 +155,54 @@ def test_a_link_on_a_nearly_full_storage_never_replaces_the_match_it_could_not_k
     # An unreadable value on the key that cannot be kept aside is not overwritten either.
     (seen,) = run([[["write", "A", 40, False], ["tab", 2], ["corrupt_key"], ["full", 50], ["saved", "LINK", 0], ["raw_key"]]])
     assert seen == [False, "{not json" + "x" * 2000]
+
+
+FINISHED_SCRIPT = """
+const web = process.argv[1];
+const { createStorage } = await import(web + "/data/storage.js");
+const { createFinished, NotSaved } = await import(web + "/data/finished.js");
+const m = new Map();
+const used = () => [...m].reduce((n, [k, v]) => n + k.length + v.length, 0);
+const local = {
+  quota: Infinity,
+  getItem: (k) => (m.has(k) ? m.get(k) : null),
+  setItem(k, v) {
+    const before = m.get(k);
+    m.set(k, String(v));
+    if (used() > this.quota) { if (before === undefined) m.delete(k); else m.set(k, before); throw new Error("QuotaExceededError"); }
+  },
+  removeItem: (k) => void m.delete(k),
+  key: (i) => [...m.keys()][i] ?? null,
+  get length() { return m.size; },
+};
+const storage = createStorage(() => local, () => null);
+// The engine's `stats` for a save: one ended deal, lost by the human.
+const deal = (save) => ({ kind: "deal", seed: save.seed, deal: 1, actions: save.actions.length, level: "easy", profile: "traditional",
+  matches: 0, won: 0, lost: 0, drawn: 0, deals: 1, deals_won: 0, gins: 0, big_gins: 0, knocks: 0, undercuts_made: 0,
+  undercuts_suffered: 0, knock_count: 0, knock_deadwood: 0 });
+const fin = createFinished(storage, async (method, { saves }) => ({ counted: 0, records: [deal(saves[0])] }));
+const save = (seed) => ({ version: 1, seed, rules: { profile: "traditional", options: {} }, level: "easy", actions: [{ type: "pass" }, { type: "pass" }] });
+const out = [];
+const outcome = (p) => p.then((n) => ["counted", n], (e) => [e instanceof NotSaved ? "not_saved" : "other", e.key || String(e)]);
+out.push(await outcome(fin.count(save("ROOM-0001"))));
+local.quota = used() + 20;  // no room for another line
+out.push(await outcome(fin.count(save("FULL-0002"))));
+out.push(fin.records().map((r) => r.seed));
+process.stdout.write(JSON.stringify(out));
+"""
+
+
+def test_statistics_that_cannot_be_written_are_told_not_dropped_in_silence():
+    node = shutil.which("node")
+    if node is None:
+        pytest.fail("node is needed (build.py uses it too)")
+    out = subprocess.run(
+        [node, "--no-warnings", "--input-type=module", "-e", FINISHED_SCRIPT, WEB.as_uri()],
+        capture_output=True, text=True, check=True,
+    )
+    first, full, kept = json.loads(out.stdout)
+    assert first == ["counted", 1]
+    assert full == ["not_saved", "storage.stats_full"]  # the page shows this key as a notice (i18n.js)
+    assert kept == ["ROOM-0001"]
+    words = (WEB / "text" / "i18n.js").read_text()
+    assert words.count('"storage.stats_full":') == 2  # Spanish and English

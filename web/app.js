@@ -5,7 +5,7 @@
 import { KEYS } from "./data/keys.js";
 import { createStorage } from "./data/storage.js";
 import { seedFromHash } from "./model/seed.js";
-import { rulesFromHash } from "./model/variants.js";
+import { linkRules } from "./model/challenge.js";
 import { pickLanguage, translator } from "./text/i18n.js";
 import { renderPage } from "./table/render.js";
 import { createMotion } from "./table/motion.js";
@@ -14,12 +14,16 @@ import { bindInput } from "./table/input.js";
 import { bindDrag } from "./table/drag.js";
 import { createController } from "./play/controller.js";
 import { createIntents } from "./play/intents.js";
-import { ANIM_MS, checkSettings } from "./model/settings.js";
+import { ANIM_MS, checkSettings, settingsResetNotice } from "./model/settings.js";
 import { onFullscreenChange } from "./table/fullscreen.js";
 import { coachIdle } from "./play/coach.js";
 import { createTutorial, firstVisit } from "./play/tutorial.js";
+import { createNotices } from "./play/notices.js";
+import { bindNoticeHold, placeNotices } from "./table/notices.js";
+import { offerAtStart, receiveLink } from "./play/daily.js";
 
 const root = document.getElementById("app");
+const openedAt = location.hash; // the address the page was opened with (the controller rewrites it)
 const announcer = document.getElementById("announcer");
 const motion = createMotion(root);
 const storage = createStorage();
@@ -38,7 +42,7 @@ const state = {
   view: null, // the engine's view of the match for the player (gin.view), replaced, never changed in place
   save: null, // the match's save as the engine last gave it (gin.save)
   busy: false, // an engine call that changes the match is under way (controller.runTask)
-  notices: [], // [{key, kind, vars}] shown once each, dismissible
+  notices: [], // [{key, kind, vars, actions}] on the felt or waiting for room (play/notices.js)
   // UI state: what is selected, which panel is open, the last message. The
   // selection and an open knock panel are kept beside the save (controller).
   ui: {
@@ -64,6 +68,13 @@ const state = {
     duplicate: null, // Difícil with your cards on the deal just ended {seed, deal, points, played, replayed, failed} (luck.js)
     tutorial: null, // the guided deal under way {step, kind, hint} (tutorial.js)
     tutorialOffer: firstVisit(storage, location.hash),
+    // The day's match and challenges (play/daily.js says what each holds).
+    followed: null,
+    fixed: null,
+    challenges: [],
+    daily: null,
+    dailyOffer: null,
+    shared: null,
     focus: null,
   },
 };
@@ -80,11 +91,16 @@ function setLanguage(lang) {
   document.title = state.t("title");
 }
 
-function notify(key, kind = "info", vars = {}) {
-  if (!state.notices.some((n) => n.key === key)) state.notices.push({ key, kind, vars });
-}
-// A stored value that could not be read is kept aside (storage.js), told once.
-storage.on("aside", () => notify("data.aside", "warning"));
+// Every notice goes through here (how long it stays: model/notices.js).
+const notices = createNotices({ state, render: () => render(), announce });
+const notify = (key, kind = "info", vars = {}, actions = []) => notices.notify(key, kind, vars, actions);
+// A stored value that could not be read is kept aside (storage.js), told
+// once. The match and settings reset field by field say so with their own
+// notice (storage.broken, settings.reset): one notice for one value.
+let quietAside = null;
+storage.on("aside", (key) => {
+  if (key !== quietAside && key !== KEYS.match) notify("data.aside", "warning");
+});
 storage.on("evicted", () => notify("storage.evicted", "warning"));
 
 // The live region is a log: each announcement is a new line, so quick
@@ -160,6 +176,7 @@ function render(mode = "full") {
     canSave: storage.writable,
   });
   motion.animate(state.view, state.ui, state.boot.stage === "ready" ? speed : 0);
+  notices.shown(placeNotices(root));
   if (state.boot.stage === "ready") feedback.shown(state.view, state.ui);
   // Focus requests play once, on the render right after.
   state.ui.focus = null;
@@ -174,20 +191,35 @@ const controller = createController({
   render,
   announce,
   notify,
-  onReady: (value) => resolveReady(value),
+  onReady: (value) => {
+    offerAtStart(state, storage, openedAt); // the day's match, offered at the start
+    if (state.ui.dailyOffer) render();
+    resolveReady(value);
+  },
   settled: () => motion.settled(), // the computer waits for the motion in front of it
 });
-const tutorial = createTutorial({ state, controller, render });
-const intents = createIntents({ state, controller, render, announce, setLanguage, clearLog, tutorial });
+const tutorial = createTutorial({ state, controller, render, notify });
+const intents = createIntents({ state, controller, render, announce, setLanguage, clearLog, tutorial, notices });
 
 // Entering or leaving fullscreen (the menu's button, Escape, the system)
 // only relabels the button: the match stays exactly where it was.
 onFullscreenChange(() => render());
 
+// A challenge in the link is kept first (and told), whatever is asked next.
+function receive(hash) {
+  const told = receiveLink(storage, hash);
+  if (told) notify(told, "info");
+  return told;
+}
+
 window.addEventListener("hashchange", () => {
   const wanted = seedFromHash(location.hash);
+  const challenged = receive(location.hash);
   if (state.view && state.boot.stage === "ready" && wanted && wanted !== state.view.seed) {
-    controller.followLink(wanted, rulesFromHash(location.hash));
+    controller.followLink(wanted, linkRules(location.hash));
+  } else if (challenged && state.view) {
+    controller.followMatch(); // a challenge for the match on the table
+    render();
   }
 });
 
@@ -203,8 +235,9 @@ window.ginApp = {
   get settings() {
     return { ...state.settings };
   },
+  // Every notice told since the page opened (shown, waiting or gone).
   get notices() {
-    return state.notices.map((n) => n.key);
+    return notices.told();
   },
   get ui() {
     const { selected, panel, menuOpen, knock, result, hintTarget } = state.ui;
@@ -221,11 +254,21 @@ window.ginApp = {
 setLanguage(state.settings.lang);
 if (!storage.available) notify("storage.unavailable", "warning");
 if (checked.bad.length) {
-  // The text as it was goes aside; then the checked settings replace it.
+  // The text as it was goes aside (quietly: the one notice says what was
+  // reset); then the checked settings replace it.
   const raw = storage.read(KEYS.settings);
+  quietAside = KEYS.settings;
   if (storage.setAside(KEYS.settings, raw) || storage.asideList().some((s) => s.key === KEYS.settings && s.raw === raw)) storage.writeSettings(state.settings);
-  notify("settings.reset", "warning");
+  quietAside = null;
+  const [key, vars] = settingsResetNotice(checked.bad);
+  notify(key, "warning", vars);
 }
-bindInput(root, intents);
+receive(location.hash);
+// A tap or a key while a deal lands lands it (table/input.js).
+bindInput(root, { ...intents, skipDeal: () => motion.skipDeal() });
+bindNoticeHold(root, (reason, on) => notices.hold(reason, on));
+// A hidden page holds the notices' clocks; a new size places them again.
+document.addEventListener("visibilitychange", () => notices.hold("hidden", document.hidden));
+window.addEventListener("resize", () => notices.shown(placeNotices(root)));
 bindDrag(root, intents);
 controller.start();

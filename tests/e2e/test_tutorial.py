@@ -40,6 +40,8 @@ def follow_step(page, n: int) -> str:
             button(page, "Confirmar").click()
     else:
         assert target.startswith("card:"), target
+        # Marked, not chosen: the player picks it, then discards it.
+        page.locator(f'.hand [data-card="{target[5:]}"]').click(position={"x": 8, "y": 20})
         button(page, "Descartar").click()
     settle(page)
     return kind
@@ -85,7 +87,7 @@ def test_a_first_visit_is_offered_the_guided_deal_which_runs_to_its_end_and_coun
     view = settle(page)
     assert view["seed"] != GUIDE and view["deal_number"] == 1 and view["history"] == []
     assert bar(page).count() == 0
-    assert page.get_by_text("Partida guiada terminada").count() == 1
+    assert page.locator(".notices").get_by_text("Partida guiada terminada").count() == 1
     assert storage(page, FLAG) == "done"
     for key in RECORDS:
         assert storage(page, key) in (None, "[]"), key  # never counted

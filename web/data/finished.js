@@ -17,6 +17,7 @@
 // replayed from its seed with the same moves never count anything twice.
 
 import { KEYS } from "./keys.js";
+import { isDailyLine } from "../model/daily.js";
 
 export const KEEP = 50;
 // Statistics lines kept one by one (about 235 matches); older ones are summed
@@ -184,6 +185,12 @@ function mergeTotals(mine, theirs, recs) {
 // Sums `lines` (oldest first) into `totals` (changed in place).
 function fold(totals, lines) {
   for (const r of lines) {
+    if (isDailyLine(r)) {
+      // The day's matches are counted apart (data/daily.js): only known, never summed.
+      totals.ids.push(digest(r.id));
+      totals.until = Math.max(totals.until, r.at);
+      continue;
+    }
     const group = (totals.groups[filterKey(r.level, r.profile)] ||= zeroGroup());
     for (const k of COUNTERS) group[k] += r[k];
     group.knock_deadwood += r.knock_deadwood;
@@ -246,6 +253,15 @@ export function summarize(records, { level = null, profile = null } = {}, totals
     streak,
     best_streak: bestStreak,
   };
+}
+
+// The statistics or a finished match could not be written (storage full or
+// blocked): the page tells the player, as it does for the match's own save.
+export class NotSaved extends Error {
+  constructor() {
+    super("storage.stats_full");
+    this.key = "storage.stats_full";
+  }
 }
 
 // A refusal of an import, told in words by the panel: {key, vars}.
@@ -358,7 +374,7 @@ async function count(fin, save, at = Date.now()) {
   const id = matchId(save);
   const keepIt = over && !cleared.has(id) && !list.some((m) => matchId(m.save) === id);
   if (keepIt) list.push({ at, save });
-  if (added || keepIt) write(fin, list, recs, true);
+  if ((added || keepIt) && !write(fin, list, recs, true)) throw new NotSaved();
   return added;
 }
 
@@ -380,7 +396,7 @@ async function reconcile(fin) {
       // an unreadable kept save is shown as such by the list, not counted
     }
   }
-  if (added) write(fin, list, recs);
+  if (added && !write(fin, list, recs)) throw new NotSaved();
   return added;
 }
 

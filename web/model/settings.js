@@ -86,3 +86,29 @@ export function checkSettings(raw) {
   }
   return { settings, bad };
 }
+
+// The menu's name of each setting checkSettings() may reset (a text key),
+// for the notice that says which one went back to its default.
+const SETTING_LABELS = {
+  lang: "menu.language_label",
+  level: "menu.level",
+  speed: "menu.speed",
+  sort: "menu.sort",
+  profile: "menu.profile",
+  fourColour: "menu.four_colour",
+  coach: "menu.coach",
+  "variant.ace_gin": "menu.ace_gin",
+  "variant.spade_double": "menu.spade_double",
+  "variant.hollywood": "menu.hollywood",
+  "custom.gin_bonus": "menu.gin_bonus",
+  "custom.undercut_bonus": "menu.undercut_bonus",
+  "custom.big_gin_bonus": "menu.big_gin_bonus",
+  "custom.target": "menu.target",
+};
+
+// The notice for the settings checkSettings() reset: one named setting, or
+// several: [key, vars] for notify().
+export function settingsResetNotice(bad) {
+  const label = bad.length === 1 ? SETTING_LABELS[bad[0]] : null;
+  return label ? ["settings.reset_one", { name: { text: label } }] : ["settings.reset", {}];
+}

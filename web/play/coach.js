@@ -64,7 +64,7 @@ export function askSummary(call, state, render) {
   if (!result || !state.save || !state.view) return;
   const seed = state.view.seed;
   const save = state.save;
-  const summary = { seed, deal: result.number, items: null, failed: false };
+  const summary = { seed, deal: result.number, items: null, undercut: [], failed: false };
   state.ui.coachSummary = summary;
   if (!guided(state)) dealEnded(seed, result.number);
   asking = call("review", { save, deals: [result.number, result.number] })
@@ -73,6 +73,8 @@ export function askSummary(call, state, render) {
         .filter((d) => d.cost !== null && d.cost >= SUMMARY_MIN)
         .sort((a, b) => b.cost - a.cost || a.step - b.step)
         .slice(0, SUMMARY_SIZE);
+      // A knock undercut is priced even when Difícil advised it (its estimates say it cost nothing).
+      summary.undercut = review.undercut_knocks || [];
     })
     .catch((err) => {
       console.warn("coach summary:", err);

@@ -5,16 +5,18 @@
 // Its state is one record (createController below); every function here
 // takes it first, and the factory only wires them.
 
-import { createFinished } from "../data/finished.js";
+import { createFinished, NotSaved } from "../data/finished.js";
 import { createEngine, EngineError, REVIEW_ROLE } from "../runtime/engine.js";
-import { newSeed, normalizeSeed, seedFromHash } from "../model/seed.js";
-import { newMatchRules, rulesFromHash, rulesHash } from "../model/variants.js";
+import { GUIDE_SEED, newSeed, normalizeSeed, seedFromHash } from "../model/seed.js";
+import { newMatchRules, rulesHash } from "../model/variants.js";
+import { linkRules } from "../model/challenge.js";
 import { computerMove } from "../text/words.js";
 import { restoredKnock } from "../model/knock.js";
 import { SPEED_DELAY_MS } from "../model/settings.js";
 import { askCoach, askSummary, coaching } from "./coach.js";
 import { guided } from "./tutorial.js";
 import { askDuplicate } from "./luck.js";
+import { followMatch } from "./daily.js";
 import { createTabs } from "../data/tabs.js";
 import { keepDuplicate } from "../data/duplicates.js";
 import { openElsewhereSheet, openLinkSheet } from "../screens/questions.js";
@@ -57,7 +59,7 @@ export function createController({ state, storage, render, announce, notify, onR
     finished: null, // finished matches and statistics (data/finished.js)
     tabs: null, // which tab plays the match (data/tabs.js)
     elsewhere: null, // the sheet saying the match is open in another tab
-    linkAsked: null, // a link's seed to ask about once the table is up (start)
+    linkAsked: null, // a link to ask about once the table is up (start): {seed, rules, elsewhere}
     pendingStep: null, // {mine, before, answer}: the computer's step asked of the engine, not shown yet
     restart: null, // the engine's replacement under way (engineDied)
   };
@@ -87,7 +89,12 @@ export function createController({ state, storage, render, announce, notify, onR
     // An extra engine for the viewer's review (the caller terminates it).
     reviewEngine: () => createEngine({ role: REVIEW_ROLE }),
     finished: ctrl.finished,
-    followLink: (wanted, rules) => followLink(ctrl, wanted, rules),
+    followLink: (wanted, rules, ask) => followLink(ctrl, wanted, rules, ask),
+    // The match on the table looked at again (a challenge just received for it).
+    followMatch: () => {
+      ctrl.state.ui.followed = null;
+      followMatch(ctrl.state, storage, ctrl.tabs.owns());
+    },
     openMatches: () => openMatches(ctrl),
     storage,
     resumeMatch: (seed) => runTask(ctrl, () => openSeed(ctrl, seed)),
@@ -168,6 +175,7 @@ function accept(ctrl, result) {
   if (result.save) persistMatch(ctrl, result.save);
   if (state.view) showSeedInUrl(ctrl, state.view.seed, state.view.rules);
   noticeFinishedDeal(ctrl);
+  followMatch(state, ctrl.storage, ctrl.tabs.owns() && !guided(state)); // the day's result, the challenges (play/daily.js)
   // Statistics count each deal when it ends and the match when it ends (a
   // finished match is kept too). finished.js knows each by its seed, rules
   // and actions: a reload, the end screen again or an older save adds
@@ -178,9 +186,17 @@ function accept(ctrl, result) {
   const key = ended ? `${state.view.seed}:${ended}` : ""; // "" again at a new match's first deal
   if (ended && (key !== ctrl.counted || state.view.over)) {
     const save = result.save;
-    enqueue(ctrl, () => ctrl.finished.count(save)).catch((err) => console.warn("finished:", err));
+    enqueue(ctrl, () => ctrl.finished.count(save)).catch((err) => finishedFailed(ctrl, err));
   }
   ctrl.counted = key;
+}
+
+// The statistics or a finished match could not be written: told like the
+// match's own failed save; anything else is the engine's (a dead worker is
+// told by its replacement).
+function finishedFailed(ctrl, err) {
+  if (err instanceof NotSaved) ctrl.notify(err.key, "warning");
+  else console.warn("finished:", err);
 }
 
 // A deal that ends starts the next at once: the result panel shows the
@@ -266,7 +282,7 @@ function enqueue(ctrl, task) {
 async function startMatch(ctrl, seed, rules = null) {
   const { state } = ctrl;
   ctrl.generation++;
-  if (!rules || !rules.level) state.ui.tutorial = null; // any other match ends the guided deal
+  if (seed !== GUIDE_SEED) state.ui.tutorial = null; // any other match ends the guided deal
   const { profile, options = {} } = rules || newMatchRules(state.settings);
   const level = (rules && rules.level) || state.settings.level;
   await ctrl.tabs.claim(seed);
@@ -351,22 +367,34 @@ async function openMatch(ctrl) {
     ctrl.notify("storage.broken", "warning");
   }
   if (current && (!wanted || current === wanted)) return openSeed(ctrl, current, stored, !wanted);
+  const rules = wanted ? linkRules(location.hash) : null;
   if (current && wanted && (await ctrl.tabs.claim(current)) && (await resume(ctrl, stored.save, stored.raw)) && !ctrl.state.view.over) {
-    ctrl.linkAsked = wanted; // asked once the table is up (start)
+    ctrl.linkAsked = { seed: wanted, rules }; // asked once the table is up (start)
+    return;
+  }
+  // A link opened in a new tab while another tab plays an unfinished match:
+  // that match is shown here (not played) and the link asks too.
+  if (current && wanted && !ctrl.tabs.owns() && (await resume(ctrl, stored.save, stored.raw).catch(() => false)) && !ctrl.state.view.over) {
+    ctrl.generation++; // not this tab's to play
+    ctrl.linkAsked = { seed: wanted, rules, elsewhere: true };
     return;
   }
   try {
-    await openSeed(ctrl, wanted || newSeed(), storage.readMatch(), false, wanted ? rulesFromHash(location.hash) : null);
+    await openSeed(ctrl, wanted || newSeed(), storage.readMatch(), false, rules);
   } catch (err) {
     if (!wanted || !(err instanceof EngineError) || err.code === "engine_dead") throw err;
     await startMatch(ctrl, newSeed()); // the URL's seed was refused by the engine
   }
 }
 
-// A link (or a typed hash) names another match than the one on the table.
-// With a match in progress it asks: open it (this one is kept and can be
-// resumed from "Partidas"), open it and drop this one, or stay.
-function followLink(ctrl, wanted, rules = null) {
+// A link (or a typed hash, or a day of the calendar) names another match
+// than the one on the table. With a match in progress it asks: open it
+// (this one is kept and can be resumed from "Partidas"), open it and drop
+// this one, or stay. rules: {profile, options, level?}; ask: "daily" for a
+// day of the calendar (the question names it so). `elsewhere`: the match on
+// the table is another tab's (a link opened in a new tab): it asks too,
+// without "drop" (that tab plays it); staying shows "Jugar aquí".
+function followLink(ctrl, wanted, rules = null, ask = null, elsewhere = false) {
   const { state } = ctrl;
   if (!state.view || wanted === state.view.seed) return;
   const current = state.view.seed;
@@ -376,14 +404,16 @@ function followLink(ctrl, wanted, rules = null) {
       if (drop) ctrl.storage.dropOpen(current);
     });
   };
-  if (state.view.over || !ctrl.tabs.owns()) return go(false);
+  if (state.view.over || (!elsewhere && !ctrl.tabs.owns())) return go(false);
   openLinkSheet({
     t: () => state.t,
     current,
     wanted,
+    elsewhere,
+    ask,
     onOpen: () => go(false),
-    onDrop: () => go(true),
-    onStay: () => showSeedInUrl(ctrl, current),
+    onDrop: elsewhere ? null : () => go(true),
+    onStay: () => (elsewhere ? showElsewhere(ctrl, current) : showSeedInUrl(ctrl, current)),
   });
 }
 
@@ -620,12 +650,13 @@ async function start(ctrl) {
   try {
     const { timings } = await ctrl.engine.ready;
     await enqueue(ctrl, () => openMatch(ctrl));
-    enqueue(ctrl, () => ctrl.finished.reconcile()).catch((err) => console.warn("finished:", err));
+    enqueue(ctrl, () => ctrl.finished.reconcile()).catch((err) => finishedFailed(ctrl, err));
     state.boot.stage = "ready";
     ctrl.render();
-    playOn(ctrl); // the computer may be the one to move
-    if (ctrl.linkAsked) followLink(ctrl, ctrl.linkAsked);
+    const asked = ctrl.linkAsked;
     ctrl.linkAsked = null;
+    if (!asked || !asked.elsewhere) playOn(ctrl); // the computer may be the one to move
+    if (asked) followLink(ctrl, asked.seed, asked.rules, null, asked.elsewhere);
     Promise.resolve(navigator.storage?.persist?.()).catch(() => {}); // ask to keep our data under pressure
     ctrl.onReady({ timings, seed: state.view.seed, at: performance.now() });
     ctrl.engine.playable();

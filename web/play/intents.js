@@ -10,13 +10,14 @@ import { newSeed } from "../model/seed.js";
 import { hintAction, newDeal, reasonText } from "../text/words.js";
 import { knockDraft, moveInDraft, resetDraft } from "../model/knock.js";
 import { COACH_INTENTS } from "./coach.js";
+import { DAILY_INTENTS } from "./daily.js";
 import { hintTargetOf } from "./hints.js";
 import { MENU_INTENTS, closeMenu, helpToMenu, watchAt } from "./menu-intents.js";
 import { LOOK_INTENTS } from "./look-intents.js";
 
-// deps: {state, controller, render, announce, setLanguage, clearLog, tutorial}.
+// deps: {state, controller, render, announce, setLanguage, clearLog, tutorial, notices}.
 // Returns {name: (args) => void} for input.js and drag.js.
-export function createIntents({ state, controller, render, announce, setLanguage, clearLog, tutorial }) {
+export function createIntents({ state, controller, render, announce, setLanguage, clearLog, tutorial, notices }) {
   const ctx = {
     state, // the page's shared state (app.js)
     controller, // moves, the engine, the player's data (play/controller.js)
@@ -25,11 +26,17 @@ export function createIntents({ state, controller, render, announce, setLanguage
     setLanguage, // switches the page's language (app.js)
     clearLog, // empties the screen reader's log
     tutorial, // the guided deal (play/tutorial.js)
+    notices, // the notices over the felt (play/notices.js)
     watchAt: null, // (deal, step, key): the viewer on a deal just ended (the coach's summary)
   };
   ctx.watchAt = (deal, step, key) => watchAt(ctx, deal, step, key);
-  const table = { ...TABLE_INTENTS, ...MENU_INTENTS, ...COACH_INTENTS, ...LOOK_INTENTS };
+  const table = { ...TABLE_INTENTS, ...MENU_INTENTS, ...COACH_INTENTS, ...DAILY_INTENTS, ...LOOK_INTENTS };
   const intents = Object.fromEntries(Object.entries(table).map(([name, intent]) => [name, (args) => intent(ctx, args)]));
+  // A notice's answer: the notice goes, then the intent it names.
+  intents.noticeAnswer = (args) => {
+    notices.dismiss(args.notice);
+    if (args.then !== "noticeAnswer" && intents[args.then]) intents[args.then](args);
+  };
   return { ...intents, ...tutorial.intents };
 }
 
@@ -168,10 +175,17 @@ function hint(ctx) {
     // Reason codes come from gin/ai with the facts behind them (hint.why).
     const reasonOf = (t) => reasonText(t, hint.reason, hint.why);
     controller.setMessage("hint", hint.reason, (t) => t("hint.label", { action: hintAction(t, a, gin), reason: reasonOf(t) }).trim());
-    state.ui.hintTarget = hintTargetOf(a, dd);
-    if (a.card && (a.type === "discard" || a.type === "knock")) state.ui.selected = a.card;
+    // Marked, not chosen: the natural tap on the card marked then only
+    // selects it (a second one discards), and the keyboard's focus is on it.
+    const target = hintTargetOf(a, dd);
+    state.ui.hintTarget = target;
+    state.ui.focus = HINT_FOCUS[target] || target;
+    if (target && target.startsWith("card:")) state.ui.rover = a.card;
   });
 }
+
+// The control a hint's target names, by its data-key (a card's is its target).
+const HINT_FOCUS = { take: "act:take", pass: "act:pass", stock: "stock", discard: "pile", knock: "act:knock:knock", gin: "act:knock:gin", big_gin: "act:bigGin" };
 
 function next(ctx) {
   const { state, controller } = ctx;

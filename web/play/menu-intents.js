@@ -6,7 +6,7 @@
 
 import { newSeed } from "../model/seed.js";
 import { CUSTOM_CHOICES, DEFAULT_SETTINGS, SPEED_DELAY_MS } from "../model/settings.js";
-import { DEFAULT_SWITCHES, PROFILES } from "../model/variants.js";
+import { DEFAULT_SWITCHES, PROFILES, rulesOf } from "../model/variants.js";
 import { matchId } from "../data/finished.js";
 import { toggleFullscreen } from "../table/fullscreen.js";
 import { openMatchesSheet } from "../screens/matches.js";
@@ -17,7 +17,7 @@ import { LOOK_SETTINGS } from "./look-intents.js";
 // --- the menu and the rules page ----------------------------------------------------
 
 // Leaves the menu for a panel (and the focus to `focus`, when given).
-function fromMenu(ctx, panel, focus) {
+export function fromMenu(ctx, panel, focus) {
   const { state } = ctx;
   state.ui.menuOpen = false;
   state.ui.panel = panel;
@@ -62,12 +62,9 @@ export function helpToMenu(ctx) {
 function confirmNew(ctx) {
   const { state, controller } = ctx;
   state.ui.panel = null;
-  const left = state.view && state.view.seed;
-  // The player chose to leave it: it is not kept among the unfinished ones.
-  controller.runTask(async () => {
-    await controller.startMatch(newSeed());
-    if (left) controller.storage.dropOpen(left);
-  });
+  // The match left joins the unfinished ones ("Partidas"), as when a link
+  // opens another: nothing the player has is lost (confirm.new says so).
+  controller.runTask(() => controller.startMatch(newSeed()));
 }
 
 // "Repetir": after a finished match at once; in the middle of one, only
@@ -85,8 +82,10 @@ function confirmReplay(ctx) {
   if (!state.view) return;
   const seed = state.view.seed;
   state.ui.panel = null;
-  // The same seed from its first deal, under the rules the menu names.
-  controller.runTask(() => controller.startMatch(seed));
+  // The same seed from its first deal, under the rules the menu names; the
+  // day's match or a challenge's, under its own rules and level (play/daily.js).
+  const fixed = state.ui.fixed ? { ...rulesOf(state.view.rules), level: state.ui.fixed.level } : undefined;
+  controller.runTask(() => controller.startMatch(seed, fixed));
 }
 
 // --- settings -------------------------------------------------------------------------
@@ -109,7 +108,8 @@ function level(ctx, { value }) {
   state.settings.level = value;
   controller.persistSettings();
   state.ui.levelNote = true;
-  if (state.view) controller.runTask(async () => controller.accept(await controller.call("set_level", { level: value })));
+  // The day's match or a challenge's keeps its level (the menu says so).
+  if (state.view && !state.ui.fixed) controller.runTask(async () => controller.accept(await controller.call("set_level", { level: value })));
   else ctx.render();
 }
 
@@ -181,7 +181,7 @@ function importSettings(ctx, settings) {
 // --- the sheets -----------------------------------------------------------------------
 
 // What a sheet may see and do (screens/).
-function sheetContext(ctx) {
+export function sheetContext(ctx) {
   const { state, controller } = ctx;
   return {
     t: () => state.t,
@@ -203,7 +203,7 @@ function sheetContext(ctx) {
   };
 }
 
-function backToMenu(ctx, key) {
+export function backToMenu(ctx, key) {
   return () => {
     const { state } = ctx;
     if (state.ui.panel === "sheet") state.ui.panel = null;
@@ -274,10 +274,8 @@ export const MENU_INTENTS = {
   speed,
   sort,
   fourColour,
-  dismiss(ctx, { index }) {
-    ctx.state.notices.splice(Number(index), 1);
-    ctx.render();
-  },
+  // A notice's × (play/notices.js).
+  dismiss: (ctx, { notice }) => ctx.notices.dismiss(notice),
   retry: (ctx) => ctx.controller.start(),
   // A success renders on fullscreenchange, a refusal through render.
   fullscreen: (ctx) => toggleFullscreen(() => ctx.render()),

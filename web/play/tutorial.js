@@ -38,13 +38,14 @@ export function stepKind(view, hint) {
   return hint.reason === "safe_discard" || hint.reason === "opponent_picked" ? "safe" : "discard";
 }
 
-// deps: {state (app.js), controller (runTask, call, startMatch, reopen), render}.
+// deps: {state (app.js), controller (runTask, call, startMatch, reopen), render, notify}.
 // Returns {start, end, tick, intents, finish}.
-export function createTutorial({ state, controller, render }) {
+export function createTutorial({ state, controller, render, notify }) {
   const tut = {
     state, // the page's shared state (app.js); state.ui.tutorial is the deal under way
     controller, // play/controller.js
     render, // app.js's render funnel
+    notify, // a notice over the felt (play/notices.js)
     asked: "", // the decision the bar's hint was asked for ("seed:actions")
   };
   return {
@@ -75,8 +76,7 @@ function end(tut, flag) {
   if (!state.ui.tutorial) return;
   writeFlag(flag);
   state.ui.tutorial = null;
-  if (flag === "done" && !state.notices.some((n) => n.key === "tutorial.finished"))
-    state.notices.push({ key: "tutorial.finished", kind: "info" });
+  if (flag === "done") tut.notify("tutorial.finished", "info");
   state.ui.hintTarget = null;
   state.ui.message = null;
   tut.controller.runTask(() => tut.controller.reopen());
@@ -108,7 +108,8 @@ function tick(tut) {
       guide.kind = stepKind(view, hint);
       const a = hint.action;
       state.ui.hintTarget = hintTargetOf(a, view.discard_deadwood || {});
-      if (a.type === "discard" || a.type === "knock") state.ui.selected = a.card;
+      // Marked, not chosen (as Pista): the hand's Tab stop is the card marked.
+      if (a.type === "discard") state.ui.rover = a.card;
       tut.render();
     })
     .catch(() => {

@@ -6,11 +6,13 @@ import { BOOT_STAGES, BootError, REVIEW_ROLE } from "./protocol.js";
 
 export { BOOT_STAGES, BootError, REVIEW_ROLE };
 
+// details: what else the bridge said of a refusal (parse_text: {kind, line, text}).
 export class EngineError extends Error {
-  constructor(code, message) {
+  constructor(code, message, details = {}) {
     super(message || code);
     this.name = "EngineError";
     this.code = code;
+    this.details = { kind: details.kind ?? null, line: details.line ?? null, text: details.text ?? null };
   }
 }
 
@@ -83,7 +85,7 @@ function onAnswer(engine, message) {
     reject(new EngineError(message.error.code, message.error.message));
   } else if (message.result && message.result.ok === false) {
     const error = message.result.error || {};
-    reject(new EngineError(error.code || "engine_error", error.message));
+    reject(new EngineError(error.code || "engine_error", error.message, error));
   } else {
     resolve(message.result);
   }

@@ -7,6 +7,7 @@ import { openSheet } from "./sheet.js";
 import { KEEP } from "../data/finished.js";
 import { profileName } from "../model/variants.js";
 import { whenFormat } from "../text/i18n.js";
+import { openPasteSheet } from "./match-text.js";
 
 // ctx: {t, lang, finished, matchId(save), openMatches(), resume(seed),
 //       watch(save, back), onClose(opener)} (play/menu-intents.js).
@@ -60,7 +61,13 @@ function renderMatches(list, focusKey = null) {
       open.length ? el("ul", { class: "game-list open-list" }, open) : null,
       el("p", { class: "note", text: t("games.note", { n: KEEP }) }),
       items.length ? el("ol", { class: "game-list" }, items) : el("p", { class: "none", text: t("games.empty") }),
-      el("div", { class: "panel-buttons" }, button(t("sheet.back_menu"), "closeGames", () => sheet.close(), { class: "btn primary" })),
+      el(
+        "div",
+        { class: "panel-buttons" },
+        // A match pasted as text (docs/notation.md) opens in the viewer.
+        button(t("text.paste"), "pasteMatch", () => openPasteSheet({ t: ctx.t, call: ctx.call, onOpen: (save) => ctx.watch(save, () => renderMatches(list, "pasteMatch")) }), { "aria-haspopup": "dialog" }),
+        button(t("sheet.back_menu"), "closeGames", () => sheet.close(), { class: "btn primary" }),
+      ),
     ],
     focusKey,
   );

@@ -40,8 +40,12 @@ export function openElsewhereSheet({ t, onTake }) {
 }
 
 // current, wanted: seeds. onOpen(): open the link, keeping this match;
-// onDrop(): open it and drop this one; onStay(): keep playing (also Escape).
-export function openLinkSheet({ t, current, wanted, onOpen, onDrop, onStay }) {
+// onDrop(): open it and drop this one (null: not offered); onStay(): keep
+// playing (also Escape). ask: "daily" when the match asked for is a day of
+// the calendar; elsewhere: the match on the table is open in another tab.
+const ASK = { daily: ["daily.ask", "daily.ask_open"] };
+export function openLinkSheet({ t, current, wanted, ask = null, elsewhere = false, onOpen, onDrop, onStay }) {
+  const [question, open] = Object.hasOwn(ASK, ask) ? ASK[ask] : [elsewhere ? "link.ask_elsewhere" : "link.ask", "link.open"];
   let chosen = onStay;
   const sheet = openSheet({ id: "link", onClose: () => chosen() });
   const pick = (fn) => () => {
@@ -51,13 +55,13 @@ export function openLinkSheet({ t, current, wanted, onOpen, onDrop, onStay }) {
   sheet.fill(
     t()("link.title"),
     [
-      el("p", { text: t()("link.ask", { current, wanted }) }),
+      el("p", { text: t()(question, { current, wanted }) }),
       el(
         "div",
         { class: "panel-buttons" },
-        button(t()("link.open"), "linkOpen", pick(onOpen), { class: "btn primary" }),
+        button(t()(open), "linkOpen", pick(onOpen), { class: "btn primary" }),
         button(t()("link.stay"), "linkStay", pick(onStay)),
-        button(t()("link.drop"), "linkDrop", pick(onDrop), { class: "btn danger" }),
+        onDrop ? button(t()("link.drop"), "linkDrop", pick(onDrop), { class: "btn danger" }) : null,
       ),
     ],
     "linkOpen",

@@ -13,6 +13,8 @@ import { profileName } from "../model/variants.js";
 import { KEYS } from "../data/keys.js";
 import { ASIDE_SLOTS } from "../data/storage.js";
 import { formatNumber, whenFormat } from "../text/i18n.js";
+import { isDailyLine } from "../model/daily.js";
+import { clearDays, dayTally, exportDaily, mergeImport, readDaily, readImport } from "../data/daily.js";
 
 // What each key kept aside holds, in words.
 const ASIDE_NAMES = {
@@ -23,6 +25,8 @@ const ASIDE_NAMES = {
   [KEYS.open]: "aside.open",
   [KEYS.totals]: "aside.records",
   [KEYS.duplicate]: "aside.records",
+  [KEYS.daily]: "aside.daily",
+  [KEYS.challenges]: "aside.challenges",
 };
 // About what a browser gives one site in localStorage (5,242,880 characters in Chromium).
 const QUOTA_KB = 5120;
@@ -90,10 +94,11 @@ function refreshLuck(stats) {
     if (!stats.sheet.closed) renderStats(stats);
   });
 }
+const statRow = (t, key, value, name) => el("div", { class: "stat", dataset: { stat: name } }, el("dt", { text: t(key) }), el("dd", { text: value }));
 
 // The record summed, one line per counter.
 function rows(t, lang, s) {
-  const row = (key, value, name) => el("div", { class: "stat", dataset: { stat: name } }, el("dt", { text: t(key) }), el("dd", { text: value }));
+  const row = (key, value, name) => statRow(t, key, value, name);
   const best = s.best_match ? t("stats.best_value", { a: s.best_match.totals[0], b: s.best_match.totals[1] }) : "—";
   return el(
     "dl",
@@ -110,20 +115,51 @@ function rows(t, lang, s) {
     row("stats.undercuts_made", String(s.undercuts_made), "undercuts_made"),
     row("stats.undercuts_suffered", String(s.undercuts_suffered), "undercuts_suffered"),
     row("stats.knock_deadwood", s.knock_deadwood_avg === null ? "—" : formatNumber(lang, s.knock_deadwood_avg, 2), "knock_deadwood_avg"),
-    // The best margin may be a loss (every match lost): named as one.
-    row(s.best_match && s.best_match.totals[0] < s.best_match.totals[1] ? "stats.best_loss" : "stats.best", best, "best_match"),
+    // The best margin may be a loss (every match lost): named as one, and a
+    // single loss is not the "narrowest" of anything.
+    row(bestName(s), best, "best_match"),
     row("stats.streak", String(s.streak), "streak"),
     row("stats.best_streak", String(s.best_streak), "best_streak"),
   );
 }
 
+function bestName(s) {
+  if (!s.best_match || s.best_match.totals[0] >= s.best_match.totals[1]) return "stats.best";
+  return s.lost === 1 ? "stats.only_loss" : "stats.best_loss";
+}
+
+// "Estadísticas": the days' record, apart from free play.
+function dailyStats(t, daily) {
+  const s = dayTally(daily);
+  const row = (key, value, name) => statRow(t, key, value, name);
+  const best = s.best ? t("stats.best_value", { a: s.best.totals[0], b: s.best.totals[1] }) : "—";
+  return el(
+    "section",
+    { class: "daily-stats", "aria-labelledby": "daily-stats-title" },
+    el("h3", { id: "daily-stats-title", text: t("daily.title") }),
+    el("p", { class: "note", text: t("daily.stats_note") }),
+    s.days
+      ? el(
+          "dl",
+          { class: "stats-list" },
+          row("daily.stats_days", String(s.days), "days"),
+          row("daily.stats_won", String(s.won), "won"),
+          row("daily.stats_lost", String(s.lost), "lost"),
+          row("daily.stats_drawn", String(s.drawn), "drawn"),
+          row("stats.gins", String(s.gins), "gins"),
+          row("stats.undercuts_made", String(s.undercuts), "undercuts"),
+          row("daily.stats_best", best, "best"),
+        )
+      : el("p", { class: "none", text: t("daily.stats_empty") }),
+  );
+}
 
 // "Borrar" asks first.
 function clearConfirm(stats, t) {
   if (!stats.asking) return null;
   const yes = () => {
     stats.asking = false;
-    const ok = stats.ctx.finished.clear(stats.ctx.currentSave()) && clearCoachLog() && clearDuplicates(stats.ctx.storage);
+    const ok = stats.ctx.finished.clear(stats.ctx.currentSave()) && clearCoachLog() && clearDays(stats.ctx.storage) && clearDuplicates(stats.ctx.storage);
     stats.status = { kind: ok ? "ok" : "error", text: (tt) => tt(ok ? "stats.cleared" : "data.cannot_save") };
     renderStats(stats, "clear");
     refreshLuck(stats);
@@ -160,7 +196,8 @@ function renderStats(stats, focusKey = null) {
   const { ctx, filter, status } = stats;
   const t = ctx.t();
   const lang = ctx.lang();
-  const records = ctx.finished.records();
+  // Free play: the day's matches are counted apart (screens/daily.js dailyStats).
+  const records = ctx.finished.records().filter((r) => !isDailyLine(r));
   const s = summarize(records, { level: filter.level || null, profile: filter.profile || null }, ctx.finished.totals());
   const statusLine = status
     ? el("p", { class: `message ${status.kind === "error" ? "refusal" : "info"} data-status`, role: status.kind === "error" ? "alert" : "status", text: status.text(t) })
@@ -174,10 +211,11 @@ function renderStats(stats, focusKey = null) {
     t("stats.title"),
     [
       el("p", { class: "note local-note", text: t("stats.local") }),
-      el("p", { class: "note counting-note", text: t("stats.counting") }),
+      el("p", { class: "note counting-note", text: `${t("stats.counting")} ${t("daily.stats_apart")}` }),
       filters(stats, t),
       s.matches || s.deals ? rows(t, lang, s) : el("p", { class: "none stats-empty", text: t("stats.empty") }),
       luckSection(t, lang, stats.luck, filter),
+      dailyStats(t, readDaily(ctx.storage)),
       coachChart(t, lang),
       statusLine,
       clearConfirm(stats, t),
@@ -197,7 +235,8 @@ function renderStats(stats, focusKey = null) {
 }
 
 function exportFile(stats) {
-  const data = stats.ctx.finished.exportData(stats.ctx.settings());
+  // The day's results and the challenges received travel in the same file (data/daily.js).
+  const data = { ...stats.ctx.finished.exportData(stats.ctx.settings()), ...exportDaily(stats.ctx.storage) };
   data.duplicates = readDuplicates(stats.ctx.storage); // Difícil with your cards (data/duplicates.js)
   const stamp = new Date().toISOString().slice(0, 10);
   download(JSON.stringify(data, null, 1), `gin-rummy-${stamp}.json`, "application/json");
@@ -207,10 +246,11 @@ function exportFile(stats) {
 }
 
 // Exactly what was kept: new matches and lines, and what was not.
-function importedText(done) {
+function importedText(done, daily = { days: 0, challenges: 0 }) {
   return (t) =>
     [
       t("stats.imported", { matches: done.matches, records: done.records }),
+      daily.days || daily.challenges ? t("daily.imported", daily) : null,
       done.duplicates ? t("stats.import_duplicates", { n: done.duplicates }) : null,
       done.notKept ? t("stats.import_not_kept", { n: done.notKept, keep: KEEP }) : null,
       done.unchecked ? t("stats.import_unchecked", { n: done.unchecked }) : null,
@@ -231,16 +271,19 @@ async function importFile(stats, file) {
     return;
   }
   try {
-    // Difícil with your cards: checked before anything is written, merged after the rest.
-    const duplicates = data && typeof data === "object" ? data.duplicates : undefined;
+    // Every part is checked before anything is written.
+    const dailyParts = data && typeof data === "object" && !Array.isArray(data) ? readImport(data) : null;
+    // Difícil with your cards: checked by the engine before anything is written, merged after the rest.
+    const duplicates = data && typeof data === "object" && !Array.isArray(data) ? data.duplicates : undefined;
     await checkDuplicates(stats.ctx.call, duplicates).catch(() => {
       throw new ImportRefused("data.bad_file");
     });
     const done = await stats.ctx.finished.importData(data);
+    const daily = dailyParts ? mergeImport(stats.ctx.storage, dailyParts) : undefined;
     await mergeDuplicates(stats.ctx.storage, stats.ctx.call, duplicates);
     refreshLuck(stats);
     if (done.settings) stats.ctx.applySettings(done.settings);
-    stats.status = { kind: "ok", text: importedText(done) };
+    stats.status = { kind: "ok", text: importedText(done, daily) };
   } catch (err) {
     const refusal = err instanceof ImportRefused ? err : new ImportRefused("data.bad_file");
     stats.status = { kind: "error", text: (t) => `${t("data.refused")} ${t(refusal.key, refusal.vars)}` };

@@ -14,6 +14,7 @@ import { byRank, orderMeld } from "../model/cards.js";
 import { openSheet } from "./sheet.js";
 import { startReview } from "./review.js";
 import { checkSection, newCheck, runCheck } from "./verify.js";
+import { copyText, openPasteSheet, textButtons, textStatus } from "./match-text.js";
 import { morphChildren } from "../table/morph.js";
 import { operation } from "../table/panels.js";
 import { formatNumber } from "../text/i18n.js";
@@ -104,13 +105,16 @@ function dealOnly(result, number) {
 // The sheet's contents brought to `children` keeping every node that stays
 // (their click handlers are those of the first draw: they read the viewer's
 // state when pressed, never a copy); the focus on `focusKey` when given,
-// else where it was, else on the first control.
+// else where it was, else on the first control — unless another sheet is on top.
 function fillKeyed(sheet, heading, children, focusKey) {
   const { panel, title, body } = sheet;
   if (title.textContent !== heading) title.textContent = heading;
   const next = document.createElement("div");
   next.append(...children.filter(Boolean));
   morphChildren(body, next);
+  // Under another sheet ("Pegar una partida"), the review still running: the focus stays on the top one.
+  const sheets = document.querySelectorAll(".sheet-overlay");
+  if (sheets[sheets.length - 1] !== sheet.box) return;
   const target = focusKey ? panel.querySelector(`[data-key="${CSS.escape(focusKey)}"]`) : null;
   if (target && !target.disabled) target.focus({ preventScroll: true });
   else if (!panel.contains(document.activeElement) || document.activeElement.disabled) {
@@ -141,6 +145,8 @@ export function openViewer(save, ctx) {
     check: !only && checks.has(id) && checks.get(id).finished ? checks.get(id) : null, // Comprobar's check (verify.js), once asked
     live: el("p", { class: "viewer-live sr-only", "aria-live": "polite", dataset: { key: "viewer-live" } }),
     sheet: null, // the dialog (sheet.js)
+    text: null, // the match as text (docs/notation.md), for "Copiar la partida"
+    copied: null, // "copied" | "manual" (shown to copy by hand) after "Copiar la partida"
   };
   viewer.sheet = openSheet({
     id: "viewer",
@@ -152,6 +158,16 @@ export function openViewer(save, ctx) {
     onKey: (event) => onKey(viewer, event),
   });
   renderViewer(viewer, "closeViewer");
+  // Asked now, so that the copy is written within the player's press. Not
+  // for one deal of a match under way: the text would deal its open hands.
+  if (!only)
+    ctx
+      .call("match_text", { save })
+      .then(({ text }) => {
+        viewer.text = text;
+        renderViewer(viewer);
+      })
+      .catch(() => {}); // no text: "Copiar la partida" stays disabled
   ctx
     .call("replay", only ? { save, deal: only } : { save })
     .then((result) => showReplay(viewer, result))
@@ -391,10 +407,40 @@ function renderViewer(viewer, focusKey = null) {
       // Comprobar: a finished match as a whole (verify refuses one not over).
       !viewer.only && final ? checkSection(t, viewer.check, () => startCheck(viewer)) : null,
       viewer.live,
-      el("div", { class: "panel-buttons" }, button(t("viewer.close"), "closeViewer", () => sheet.close(), { class: "btn ghost" })),
+      textStatus(t, viewer.copied, viewer.text),
+      el(
+        "div",
+        { class: "panel-buttons" },
+        textButtons(t, { text: viewer.text, canCopy: !viewer.only, onCopy: () => copyMatch(viewer), onPaste: () => pasteMatch(viewer) }),
+        button(t("viewer.close"), "closeViewer", () => sheet.close(), { class: "btn ghost" }),
+      ),
     ],
     focusKey,
   );
+}
+
+// "Copiar la partida": to the clipboard, else shown to copy by hand.
+function copyMatch(viewer) {
+  if (!viewer.text) return;
+  return copyText(viewer.text).then((ok) => {
+    viewer.copied = ok ? "copied" : "manual";
+    renderViewer(viewer, ok ? "copyMatch" : "match-text");
+  });
+}
+
+// "Pegar una partida": a finished match pasted opens in a viewer of its own,
+// in this one's place (closing it comes back where this one would have).
+function pasteMatch(viewer) {
+  const { ctx } = viewer;
+  stopAutoplay(viewer);
+  openPasteSheet({
+    t: ctx.t,
+    call: ctx.call,
+    onOpen: (save) => {
+      viewer.sheet.close();
+      openViewer(save, { ...ctx, deal: undefined, step: undefined });
+    },
+  });
 }
 
 // The review, once per match and page (reviews), one at a time (a viewer

@@ -3,7 +3,7 @@
 // Built from the UI state only.
 
 import { checkField, el, intentButton } from "./dom.js";
-import { coachText, playedText } from "../text/coach-words.js";
+import { coachText, playedText, undercutText } from "../text/coach-words.js";
 import { hintAction, pointsText } from "../text/words.js";
 
 // On by the setting, and always in the guided deal (play/tutorial.js).
@@ -18,33 +18,38 @@ export function coachSummary(view, ui) {
   let body;
   if (s.failed) body = el("p", { text: t("review.failed") });
   else if (!s.items) body = el("p", { role: "status", text: t("coach.summary_loading") });
-  else if (!s.items.length) body = el("p", { text: t("coach.summary_none") });
-  else
-    body = el(
-      "ol",
-      { class: "coach-summary-list" },
-      s.items.map((d) => {
-        const gin = d.hard.type === "knock" && d.reason === "gin_available";
-        const text = t("coach.summary_item", {
-          played: playedText(t, d.human),
-          better: hintAction(t, d.hard, gin),
-          cost: pointsText(t, Math.round(d.cost)),
-        });
-        return el(
-          "li",
-          { dataset: { step: d.step, cost: d.cost } },
-          el("span", { text }),
-          " ",
-          intentButton(t("coach.summary_watch"), "coachWatch", {
-            class: "btn ghost",
-            key: `coach-watch:${d.step}`,
-            dataset: { step: d.step, deal: s.deal },
-            "aria-label": `${t("coach.summary_watch")}: ${text}`,
-          }),
-        );
-      }),
-    );
+  else if (!s.items.length && !(s.undercut || []).length) body = el("p", { text: t("coach.summary_none") });
+  else {
+    const undercut = (s.undercut || []).map((k) => summaryItem(t, s, k.step, k.points, undercutText(t, k)));
+    const priced = new Set((s.undercut || []).map((k) => k.step));
+    const items = s.items.filter((d) => !priced.has(d.step)).map((d) => {
+      const gin = d.hard.type === "knock" && d.reason === "gin_available";
+      const text = t("coach.summary_item", {
+        played: playedText(t, d.human),
+        better: hintAction(t, d.hard, gin),
+        cost: pointsText(t, Math.round(d.cost)),
+      });
+      return summaryItem(t, s, d.step, d.cost, text);
+    });
+    body = el("ol", { class: "coach-summary-list" }, undercut, items);
+  }
   return el("section", { class: "coach-summary", dataset: { key: "coach-summary" } }, head, body);
+}
+
+// One decision of the summary, with the button that shows it in the replay.
+function summaryItem(t, s, step, cost, text) {
+  return el(
+    "li",
+    { dataset: { step, cost } },
+    el("span", { text }),
+    " ",
+    intentButton(t("coach.summary_watch"), "coachWatch", {
+      class: "btn ghost",
+      key: `coach-watch:${step}`,
+      dataset: { step, deal: s.deal },
+      "aria-label": `${t("coach.summary_watch")}: ${text}`,
+    }),
+  );
 }
 
 // The note near the hand, or null.

@@ -14,6 +14,9 @@
 // control (native buttons); Alt+Left/Right moves a card of the hand with
 // the "manual" sort; Escape cancels; a single letter presses the
 // visible button whose aria-keyshortcuts it is (shortcuts.js).
+// While a new deal lands (motion.js's DEALING on the root) the first tap on
+// the table or key only lands it at once (intents.skipDeal): the deal's
+// cards are not targets yet, and nothing it hides can be pressed.
 
 const CARD_GROUPS = [".hand .hand-card", ".panel.knock .knock-card"];
 // A move this long is a drag (drag.js), not a tap.
@@ -68,8 +71,13 @@ function pointerDown(input, event) {
   input.gesture = null;
   if (input.intents.modality) input.intents.modality({ kind: event.pointerType || "mouse" });
   if (!event.isPrimary || event.button !== 0 || !input.root.contains(event.target)) return;
-  input.gesture = { id: event.pointerId, target: pressable(input, event.target), x: event.clientX, y: event.clientY, moved: false };
+  // A tap on the table while the deal lands: only that (its click swallowed too).
+  const skips = dealing(input) && event.target.closest(".page");
+  if (skips) input.intents.skipDeal();
+  input.gesture = { id: event.pointerId, target: skips ? null : pressable(input, event.target), x: event.clientX, y: event.clientY, moved: false };
 }
+
+const dealing = (input) => input.root.hasAttribute("data-dealing") && Boolean(input.intents.skipDeal);
 
 function pointerMove(input, event) {
   const { gesture } = input;
@@ -162,6 +170,11 @@ function keyDown(input, event) {
   const { intents } = input;
   if (intents.modality && !["Shift", "Control", "Alt", "Meta"].includes(event.key)) intents.modality({ kind: "key" });
   if (event.defaultPrevented) return;
+  if (dealing(input) && !["Shift", "Control", "Alt", "Meta", "Tab"].includes(event.key)) {
+    intents.skipDeal();
+    event.preventDefault();
+    return;
+  }
   if (event.key === "Escape") {
     if (intents.escape) intents.escape({});
     event.preventDefault();

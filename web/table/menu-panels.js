@@ -91,6 +91,7 @@ export function menuPanel(view, ui) {
         fullscreenButton(t),
         intentButton(t("btn.stats"), "stats", { "aria-haspopup": "dialog" }),
         intentButton(t("btn.games"), "games", { "aria-haspopup": "dialog" }),
+        intentButton(t("btn.daily"), "daily", { "aria-haspopup": "dialog" }),
       ),
       el("p", { class: "seed" }, `${t("menu.seed")}: `, el("output", { class: "seed-value", text: view.seed })),
       select(
@@ -99,7 +100,10 @@ export function menuPanel(view, ui) {
         settings.level,
         ["easy", "normal", "hard"].map((v) => [v, t(`level.${v}`)]),
       ),
-      view.next_level || ui.levelNote ? el("p", { class: "note", role: "status", text: t("menu.level_note") }) : null,
+      // The day's match or a challenge's is played at its own level (play/daily.js).
+      ui.fixed
+        ? el("p", { class: "note level-fixed", text: t("menu.level_fixed", { level: t(`level.${ui.fixed.level}`) }) })
+        : view.next_level || ui.levelNote ? el("p", { class: "note", role: "status", text: t("menu.level_note") }) : null,
       coachSwitch(t, settings),
       select(
         "profile",
@@ -241,7 +245,9 @@ function confirmPanel(t, { title, text, intent, cancelKey }) {
 
 export function confirmNewPanel(view, ui) {
   const { t } = ui;
-  return confirmPanel(t, { title: t("btn.new"), text: t("confirm.new"), intent: "confirmNew", cancelKey: "cancelNew" });
+  // What happens to the match on the table: a finished one is in the record already.
+  const text = t(view && view.over ? "confirm.new_over" : "confirm.new");
+  return confirmPanel(t, { title: t("btn.new"), text, intent: "confirmNew", cancelKey: "cancelNew" });
 }
 
 export function confirmReplayPanel(view, ui) {

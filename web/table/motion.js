@@ -15,7 +15,10 @@
 // notion of "the deal has landed": it resolves once every card of the deal
 // on the table has landed, the upcard's turn included (at once when no deal
 // is in flight), and dealing() says whether that is still to come; settled()
-// waits for it too. The layer's state is one record (createMotion); its
+// waits for it too. While it lands the page root carries DEALING (style.css
+// hides what the deal would tell: Tomar/Pasar, the upcard's name, the
+// deadwood, the prompt), and skipDeal() (a tap or a key during the deal:
+// input.js) lands every card at once. The layer's state is one record (createMotion); its
 // functions take it first.
 
 // Every animation of the motion layer carries this id (drag.js's "held" and
@@ -29,6 +32,8 @@ export const MOTION_ID = "motion";
 // the flight itself animates the transform only, which the compositor runs
 // by itself (smooth even while the page's thread is busy).
 export const FLYING = "data-flying";
+// On the page root (#app) from the first card of a new deal until its last lands.
+export const DEALING = "data-dealing";
 
 const reducedMotion = () => globalThis.matchMedia && matchMedia("(prefers-reduced-motion: reduce)").matches;
 
@@ -71,6 +76,7 @@ export function createMotion(root) {
     settled: () => settled(motion),
     landed: () => landed(motion),
     dealing: () => dealing(motion),
+    skipDeal: () => skipDeal(motion),
   };
 }
 
@@ -188,6 +194,32 @@ function animateDeal(motion, view, duration) {
   // Every card of the deal is in flight from now on, each waiting for its
   // turn in the stagger: what "the deal has landed" waits for.
   motion.dealFlights = nodes.map((node) => motion.flights.get(node)).filter(Boolean);
+  markDealing(motion);
+}
+
+// --- what the deal hides until it has landed (issue 35) ----------------------
+
+// The page root carries DEALING until the deal has landed (landed()).
+function markDealing(motion) {
+  if (!motion.dealFlights || !motion.dealFlights.length) return;
+  motion.root.setAttribute(DEALING, "");
+  landed(motion).then(() => {
+    if (!dealing(motion)) motion.root.removeAttribute(DEALING);
+  });
+}
+
+// Every card of the deal down at once (a tap or a key while it lands).
+function skipDeal(motion) {
+  if (!motion.dealFlights) return;
+  for (const a of [...motion.flights.values()]) {
+    try {
+      a.finish();
+    } catch {
+      a.cancel(); // an animation that cannot finish (no end) goes
+    }
+  }
+  motion.dealFlights = null;
+  motion.root.removeAttribute(DEALING);
 }
 
 // The deal result: the computer's cards turn face up one after another;

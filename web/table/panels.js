@@ -8,6 +8,7 @@ import { shortcutsFor } from "./shortcuts.js";
 import { cardName, knockDiscard, knockLoss, layoffsLabel, loosePoints, pointsText } from "../text/words.js";
 import { coachSummary } from "./coach-views.js";
 import { duplicateResult } from "./luck-views.js";
+import { matchDay, matchResultButtons, matchResultExtras } from "./daily-views.js";
 
 
 function cardRow(cards, t, cls = "") {
@@ -239,13 +240,16 @@ export function matchResultPanel(view, ui) {
       dataset: { winner: final.winner ?? "draw" },
       text: headline,
     }),
+    matchDay(ui), // the day's match: which day (daily-views.js)
     body,
+    matchResultExtras(view, ui), // the challenges, Compartir (daily-views.js)
     el(
       "div",
       { class: "panel-buttons" },
       intentButton(t("btn.again"), "again", { class: "btn primary" }),
       intentButton(t("btn.replay"), "replay", { key: "replay-final" }),
       intentButton(t("btn.watch"), "watch", { "aria-haspopup": "dialog" }),
+      matchResultButtons(view, ui),
       intentButton(t("btn.see_table"), "closeResult", { class: "btn ghost" }),
     ),
   );

@@ -10,11 +10,13 @@ import { cardBack, cardClasses, cardFace } from "./card-faces.js";
 import { el, faceCard, intentButton } from "./dom.js";
 import { morphChildren } from "./morph.js";
 import { shortcutsFor } from "./shortcuts.js";
-import { cardName, computerMove, handCardName, ifDiscard, selectedPrompt } from "../text/words.js";
+import { cardName, computerTurn, handCardName, ifDiscard, selectedPrompt } from "../text/words.js";
 import { menuPanel, helpPanel, confirmNewPanel, confirmReplayPanel } from "./menu-panels.js";
 import { dealResultPanel, matchResultPanel, knockPanel } from "./panels.js";
 import { coachNote } from "./coach-views.js";
 import { tutorialBar } from "./tutorial-bar.js";
+import { noticesSection } from "./notices.js";
+import { dailyBar, profileMark } from "./daily-views.js";
 import { limitText } from "../model/variants.js";
 import { applyLook, soundButton } from "./look-views.js";
 
@@ -36,7 +38,7 @@ function memo(name, tag, from, build) {
 function topBar(view, ui) {
   const limit = limitText(view, ui.t);
   const rules = view.rules;
-  const from = [ui.lang, view.scores, rules.target, rules.profile, view.deal_number, view.games, limit, ui.settings.speed];
+  const from = [ui.lang, view.scores, rules.target, rules.profile, view.deal_number, view.games, limit, ui.settings.speed, ui.fixed];
   return memo("topbar", "header", from, () => buildTopBar(view, ui, limit));
 }
 
@@ -76,7 +78,7 @@ function buildTopBar(view, ui, limit) {
           })
         : null,
       el("span", { class: "mi target", text: t("bar.target", { target: rules.target }) }),
-      el("span", { class: "mi profile", text: t(`profile.${rules.profile}`) }),
+      el("span", { class: "mi profile", text: profileMark(t, ui, rules) }), // the day's match, a challenge: said so (daily-views.js)
       el("span", { class: "mi deal-no", text: t("bar.deal", { number: view.deal_number }) }),
     ),
     intentButton(t("btn.faster"), "faster", {
@@ -88,7 +90,7 @@ function buildTopBar(view, ui, limit) {
 }
 
 function opponentArea(view, ui) {
-  const line = computerMove(ui.t, ui.lastComputer) || "\u00a0";
+  const line = computerTurn(ui.t, view.events) || "\u00a0";
   const from = [ui.lang, view.opponent, view.dealer, line];
   return memo("opponent", "section", from, () => buildOpponentArea(view, ui, line));
 }
@@ -410,25 +412,9 @@ function table(view, ui) {
     { class: "table", "aria-busy": String(ui.busy && view.to_act === 1) },
     soundButton(ui.t, ui.settings),
     opponentArea(view, ui),
-    el("div", { class: "centre" }, tutorialBar(view, ui), piles(view, ui), messageArea(view, ui), coachNote(view, ui)),
+    el("div", { class: "centre" }, tutorialBar(view, ui), dailyBar(view, ui), piles(view, ui), messageArea(view, ui), coachNote(view, ui)),
     handArea(view, ui),
     actionBar(view, ui),
-  );
-}
-
-function notices(ui) {
-  if (!ui.notices.length) return null;
-  return el(
-    "section",
-    { class: "notices", "aria-live": "polite", dataset: { key: "notices" } },
-    ui.notices.map((notice, index) =>
-      el(
-        "p",
-        { class: `notice ${notice.kind}`, dataset: { notice: notice.key } },
-        el("span", { text: ui.t(notice.key, notice.vars) }),
-        intentButton("×", "dismiss", { class: "dismiss", key: `dismiss:${index}`, dataset: { index }, "aria-label": "×" }),
-      ),
-    ),
   );
 }
 
@@ -511,7 +497,7 @@ export function renderPage(root, view, ui) {
   root.dataset.panel = ui.panel || "";
   root.dataset.menu = String(Boolean(ui.menuOpen));
 
-  const children = [notices(ui)];
+  const children = [noticesSection(ui)];
   if (view) {
     const modal = Boolean(ui.panel) || ui.menuOpen;
     const page = el("div", { class: "page", dataset: { key: "page" } }, topBar(view, ui), table(view, ui));

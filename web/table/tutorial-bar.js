@@ -34,7 +34,8 @@ export function tutorialBar(view, ui) {
   }
   const tut = ui.tutorial;
   if (!tut || view.seed !== GUIDE_SEED) return null;
-  let text = t("tutorial.wait");
+  // The rival's turn; the player's, its step not told yet (the deal, before its first hint).
+  let text = view.to_act === 0 ? t("tutorial.dealt") : t("tutorial.wait");
   if (tut.hint && tut.kind && view.to_act === 0 && !view.over) {
     const a = tut.hint.action;
     const gin = a.type === "knock" && tut.hint.reason === "gin_available";
@@ -44,7 +45,7 @@ export function tutorialBar(view, ui) {
   return el(
     "aside",
     { class: "tutorial-bar", role: "region", "aria-label": t("tutorial.title"), dataset: { key: "tutorial-bar", step: tut.step, kind: tut.kind || "" } },
-    el("p", {}, el("strong", { text: `${t("tutorial.title")} · ${t("tutorial.step", { n: tut.step })}: ` }), el("span", { class: "tutorial-text", role: "status", text })),
+    el("p", {}, el("strong", { text: tut.step ? `${t("tutorial.title")} · ${t("tutorial.step", { n: tut.step })}: ` : `${t("tutorial.title")}: ` }), el("span", { class: "tutorial-text", role: "status", text })),
     el("div", { class: "coach-buttons" }, intentButton(t("tutorial.skip"), "tutorialSkip", { class: "btn ghost" })),
   );
 }

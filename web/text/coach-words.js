@@ -40,3 +40,10 @@ export function playedText(t, action) {
   return PLAYED_KEYS[kind] ? t(PLAYED_KEYS[kind], { card: action.card ? theCard(t, action.card) : "" }) : "";
 }
 
+// A knock the computer undercut (gin/replay.py _undercut_knock): its risk,
+// what it cost, and whether Difícil would have knocked too (issue 35 item 7).
+export function undercutText(t, k) {
+  const vars = { card: theCard(t, k.human.card), risk: k.undercut, points: pointsText(t, k.points) };
+  const what = t(k.undercut === null || k.undercut === undefined ? "coach.undercut_knock" : "coach.undercut_knock_risk", vars);
+  return `${what} ${t(k.advised ? "coach.undercut_advised" : "coach.undercut_not_advised")}`;
+}

@@ -80,6 +80,19 @@ export function computerMove(t, move) {
   }
 }
 
+// The computer's turn so far, from the deal's events (so a reload keeps it):
+// its moves since the player's last one, in one line ("El rival roba del
+// mazo y descarta el 7 de picas"), until the player moves; "" before.
+export function computerTurn(t, events) {
+  const run = [];
+  for (let i = (events || []).length - 1; i >= 0 && events[i].seat !== 0; i--) if (events[i].seat === 1) run.unshift(events[i]);
+  if (!run.length) return "";
+  const gin = (events || []).some((e) => e.type === "showdown" && e.kind === "gin");
+  const [first, next] = run.slice(-2).map((e) => ({ type: e.type, from: e.from || null, card: e.card || null, gin }));
+  if (next && next.type === "discard") return t("opp.and_discard", { first: computerMove(t, first), card: theCard(t, next.card) });
+  return computerMove(t, next || first);
+}
+
 // The heading over the defender's laid-off cards: onto whose melds.
 export function layoffsLabel(t, knockerSeat) {
   return t(knockerSeat === 0 ? "result.layoffs_on_you" : "result.layoffs_on_opp");
