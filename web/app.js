@@ -65,6 +65,7 @@ const state = {
     profileNote: false,
     coach: null, // the coach's note on the last decision {note, seed, deal, index} (coach.js)
     coachSummary: null, // the costliest decisions of the deal just ended {seed, deal, items} (coach.js)
+    duplicate: null, // Difícil with your cards on the deal just ended {seed, deal, points, played, replayed, failed} (luck.js)
     tutorial: null, // the guided deal under way {step, kind, hint} (tutorial.js)
     tutorialOffer: firstVisit(storage, location.hash),
     // The day's match and challenges (play/daily.js says what each holds).

@@ -25,7 +25,8 @@
 // It only reads shared storage: it starts from the cached snapshot or not at
 // all (boot_error no_snapshot; the page's engine then reviews alone), so it
 // never stages fetches in Cache Storage nor mounts or writes IndexedDB's
-// copy, and it answers `review` only.
+// copy, and it answers `review` and `duplicate` only (Difícil with your
+// cards after each deal: play/luck.js).
 //
 // The stages live in runtime/, one module each, and import nothing but the
 // two modules they share, which this file imports first so that every module

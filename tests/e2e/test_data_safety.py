@@ -240,7 +240,7 @@ def test_unreadable_collections_are_kept_aside_and_offered_for_download(context,
     open_at(page, open_app, "ASID-0001")
     page.evaluate("window.ginApp.idle()")
     assert "data.aside" in notices(page)
-    assert page.get_by_text("Había datos guardados que no se podían leer").is_visible()
+    assert page.locator(".notices .notice").get_by_text("Había datos guardados que no se podían leer").is_visible()
     slots = {s["key"]: s["raw"] for s in aside(page)}
     assert slots[FINISHED_KEY] == half and slots[RECORDS_KEY] == '{"not": "a list"}'
     # Play on to a deal's end: the lists are rewritten, the copies stay.
@@ -287,7 +287,7 @@ def test_bad_settings_and_a_deep_save_never_stop_the_game(context, page, open_ap
     assert view["legal"] and not view["over"]
     assert view["rules"]["target"] == 100
     assert {"settings.reset", "storage.broken"} <= set(notices(page))
-    assert page.get_by_text("Algunos ajustes guardados no eran válidos").is_visible()
+    assert page.locator(".notices .notice").get_by_text("Algunos ajustes guardados no eran válidos").is_visible()
     assert any(s["raw"] == deep for s in aside(page))
     assert page.evaluate("window.ginApp.settings.level") == "normal"
     # The settings as they were are kept aside; the checked ones replace them, so a reload is quiet.
@@ -351,7 +351,7 @@ def test_a_dead_worker_is_replaced_and_the_match_resumes(page, open_app, wait_id
         one_move(page)
     else:
         raise AssertionError("the computer never got the turn")
-    page.get_by_text("El motor del juego se detuvo y se ha reiniciado").wait_for(timeout=60_000)
+    page.locator(".notices .notice").get_by_text("El motor del juego se detuvo y se ha reiniciado").wait_for(timeout=60_000)
     view = settle(page, 60)
     assert view["legal"] or page.evaluate("window.ginApp.ui.panel")
     assert actions(page) >= saved
@@ -384,7 +384,7 @@ def test_a_full_storage_makes_room_from_old_replays_then_tells_after_a_reload(co
     page.evaluate("localStorage.removeItem('x.fill')")
     open_at(page, open_app, "FULL-0001")
     assert actions(page) == saved
-    text = page.locator("[data-notice='storage.lost_moves']").inner_text()
+    text = page.locator(".notices .notice[data-notice='storage.lost_moves']").inner_text()
     assert f"({reached - saved} jugadas perdidas)" in text
 
 

@@ -90,7 +90,7 @@ def test_corrupt_save_is_kept_aside(page, open_app, wait_idle):
         view = wait_idle(page)
         assert json.loads(stored(page, ASIDE_KEY))[-1]["raw"] == broken  # kept aside, the first too
         assert "storage.broken" in page.evaluate("window.ginApp.notices")
-        assert page.locator("[data-notice='storage.broken']").is_visible()
+        assert page.locator(".notices .notice[data-notice='storage.broken']").is_visible()
         assert view["legal"] and not view["over"]
         assert json.loads(stored(page, MATCH_KEY))["seed"] == view["seed"]
     # A second corruption does not lose the first: both are in the slots.
@@ -117,7 +117,7 @@ def test_without_local_storage_the_game_still_plays(page, open_app, wait_idle):
     )
     open_app(page)
     assert page.evaluate("window.ginApp.notices") == ["storage.unavailable"]
-    assert page.locator("[data-notice='storage.unavailable']").is_visible()
+    assert page.locator(".notices .notice[data-notice='storage.unavailable']").is_visible()
     view = play_moves(page, wait_idle, 3)
     assert view["events"] or view["deal_number"] > 1
 

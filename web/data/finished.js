@@ -25,7 +25,9 @@ export const KEEP = 50;
 // digest of each summed line's id so that it is never counted again).
 export const RECENT_LINES = 2000;
 export const EXPORT_FORMAT = "gin-local-data";
-// 2: a line per deal and per match (1, a line per finished match, is refused).
+// 2: a line per deal and per match. 1 (build e365d9b): a line per finished
+// match, of a shape no longer kept; such a file imports its matches, whose
+// lines are counted again from their saves (fileOf).
 export const EXPORT_VERSION = 2;
 export const LEVELS = ["easy", "normal", "hard"];
 export { STATS_PROFILES as PROFILES } from "../model/variants.js";
@@ -420,6 +422,7 @@ function fileOf(data) {
   let file = data;
   if (data.format === "gin-save") file = { format: EXPORT_FORMAT, version: EXPORT_VERSION, records: [], matches: [{ at: Date.now(), save: data }] };
   if (file.format !== EXPORT_FORMAT) throw new ImportRefused("data.bad_format");
+  if (file.version === 1) file = { ...file, version: EXPORT_VERSION, records: [] }; // its matches, recounted (tests/fixtures/stored/e365d9b-played)
   if (file.version !== EXPORT_VERSION) throw new ImportRefused("data.bad_version");
   const fileMatches = file.matches === undefined ? [] : file.matches;
   const fileRecords = file.records === undefined ? [] : file.records;

@@ -17,6 +17,7 @@ export const KEYS = Object.freeze({
   aside: "gin.aside.v1", // [{key, at, raw}]: unreadable stored values kept aside, oldest first
   coach: "gin.coach.v1", // [{seed, deal, at, kinds: {upcard, draw, discard, knock}}]: the coach's notes per deal, oldest first (coachlog.js)
   tutorial: "gin.tutorial.v1", // "done" | "skipped": the guided first deal was played or turned down (play/tutorial.js)
+  duplicate: "gin.duplicate.v1", // {version, records, totals}: Difícil with your cards per deal, the oldest summed (duplicates.js)
   // The day's match and challenges by link (data/daily.js).
   daily: "gin.daily.v1", // {days: [{day, at, totals, deals, gins, undercuts}], older, declined}: each day's first result, oldest first
   challenges: "gin.challenges.v1", // [{at, seed, rules, level, from, mine}]: the challenges received by link, oldest first

@@ -15,8 +15,10 @@ import { restoredKnock } from "../model/knock.js";
 import { SPEED_DELAY_MS } from "../model/settings.js";
 import { askCoach, askSummary, coaching } from "./coach.js";
 import { guided } from "./tutorial.js";
+import { askDuplicate } from "./luck.js";
 import { followMatch } from "./daily.js";
 import { createTabs } from "../data/tabs.js";
+import { keepDuplicate } from "../data/duplicates.js";
 import { openElsewhereSheet, openLinkSheet } from "../screens/questions.js";
 
 // Engine refusals: shown as a short message, the table stays as it was.
@@ -212,6 +214,7 @@ function noticeFinishedDeal(ctrl) {
     state.ui.selected = null;
     state.ui.focus = "next";
     if (coaching(state)) askSummary((m, p) => ctrl.engine.call(m, p), state, ctrl.render);
+    replayByHard(ctrl);
   } else if (count < state.ui.seenDeals) {
     state.ui.seenDeals = count; // a new match
   }
@@ -240,8 +243,22 @@ function resetUi(ctrl, acknowledged = Infinity) {
     rover: null,
     order: null,
     levelNote: false,
+    duplicate: null,
     opened: (state.ui.opened || 0) + 1, // a deal on the table now is dealt anew (table/motion.js, table/cues.js)
   });
+  if (pending) replayByHard(ctrl);
+}
+
+// Difícil with your cards on the deal result just shown (play/luck.js), on
+// an extra engine: the page's own stays free for the player's moves.
+// Its record is kept for Estadísticas (data/duplicates.js) by the tab that
+// plays the match.
+function replayByHard(ctrl) {
+  const onRecord = (record) => {
+    if (!ctrl.tabs.owns()) return;
+    keepDuplicate(ctrl.storage, (m, p) => ctrl.engine.call(m, p), record).catch((err) => console.warn("duplicate kept:", err));
+  };
+  askDuplicate({ makeEngine: () => createEngine({ role: REVIEW_ROLE }), state: ctrl.state, render: ctrl.render, onRecord });
 }
 
 // The player closed the result of deal `number` (0: a new match): a reload

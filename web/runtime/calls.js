@@ -11,7 +11,7 @@ import { BootError, REVIEW_ROLE } from "./protocol.js";
 const AFTER_READY_FALLBACK_MS = 5000;
 
 // The calls' state in this worker:
-//   reviewer  an extra engine for the review: it answers `review` only
+//   reviewer  an extra engine (REVIEW_ROLE): it answers REVIEWER_METHODS only
 //   engine    null until started: {module (gin.bridge), afterReady (null, or
 //             the work for later, run once), timings}
 //   pending   the calls that came before the engine had started (those that
@@ -19,12 +19,17 @@ const AFTER_READY_FALLBACK_MS = 5000;
 //             been told, with boot_error)
 const calls = { reviewer: self.name === REVIEW_ROLE, engine: null, pending: [] };
 
+// What an extra engine answers: the bridge's pure functions of what they are
+// given, which never touch a current match (the viewer's review; Difícil
+// with your cards after each deal, play/luck.js).
+const REVIEWER_METHODS = new Set(["review", "duplicate"]);
+
 function unknownMethod(method) {
   return { ok: false, error: { code: "unknown_method", message: `no bridge method ${method}` } };
 }
 
 function callBridge(method, params) {
-  if (typeof method !== "string" || method.startsWith("_") || (calls.reviewer && method !== "review")) {
+  if (typeof method !== "string" || method.startsWith("_") || (calls.reviewer && !REVIEWER_METHODS.has(method))) {
     return unknownMethod(method);
   }
   let fn;

@@ -19,7 +19,7 @@ export const BOOT_STAGES = ["start", "runtime", "installer", "engine", "ready"];
 // The worker name of an extra engine for Difícil's review (new Worker(url,
 // {name}): the same URL as the page's engine, so the service worker's cache
 // answers it offline). It boots only from the cached snapshot and only reads
-// shared storage, and answers `review` only.
+// shared storage, and answers `review` and `duplicate` only (calls.js).
 export const REVIEW_ROLE = "gin-review";
 
 // The engine could not start: at which stage, a stable code the page

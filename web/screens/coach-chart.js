@@ -15,7 +15,7 @@ const KIND_KEYS = {
 const COLOURS = { upcard: "#7e57c2", draw: "#29b6f6", discard: "#ffb300", knock: "#ef5350" };
 
 const SVG = "http://www.w3.org/2000/svg";
-function svg(tag, attrs = {}, ...children) {
+export function svg(tag, attrs = {}, ...children) {
   const node = document.createElementNS(SVG, tag);
   for (const [name, value] of Object.entries(attrs)) node.setAttribute(name, String(value));
   node.append(...children);

@@ -7,6 +7,8 @@ import { openSheet } from "./sheet.js";
 import { summarize, KEEP, LEVELS, PROFILES, ImportRefused } from "../data/finished.js";
 import { clearCoachLog } from "../data/coachlog.js";
 import { coachChart } from "./coach-chart.js";
+import { askLuck, luckSection } from "./luck-chart.js";
+import { checkDuplicates, clearDuplicates, mergeDuplicates, readDuplicates } from "../data/duplicates.js";
 import { profileName } from "../model/variants.js";
 import { KEYS } from "../data/keys.js";
 import { ASIDE_SLOTS } from "../data/storage.js";
@@ -22,6 +24,7 @@ const ASIDE_NAMES = {
   [KEYS.records]: "aside.records",
   [KEYS.open]: "aside.open",
   [KEYS.totals]: "aside.records",
+  [KEYS.duplicate]: "aside.records",
   [KEYS.daily]: "aside.daily",
   [KEYS.challenges]: "aside.challenges",
 };
@@ -70,6 +73,7 @@ export function openStatsSheet(ctx) {
     status: null, // {kind: "ok"|"error"|"busy", text: (t) => string}: the last export, import or clear
     asking: false, // "Borrar" pressed: the confirmation is shown
     input: null, // the hidden file input "Importar" opens
+    luck: null, // your play with the luck removed: askLuck's answer, null while asked (luck-chart.js)
   };
   stats.input = el("input", { type: "file", accept: ".json,application/json", class: "file-input", hidden: true, "aria-hidden": "true", tabindex: "-1" });
   stats.input.addEventListener("change", () => {
@@ -78,9 +82,18 @@ export function openStatsSheet(ctx) {
     if (file) importFile(stats, file);
   });
   renderStats(stats, "closeStats");
+  refreshLuck(stats);
   return { rerender: () => renderStats(stats), close: () => stats.sheet.close() };
 }
 
+// The engine's figures of Difícil with your cards, asked again after a change.
+function refreshLuck(stats) {
+  stats.luck = null;
+  askLuck(stats.ctx.storage, stats.ctx.call).then((luck) => {
+    stats.luck = luck;
+    if (!stats.sheet.closed) renderStats(stats);
+  });
+}
 const statRow = (t, key, value, name) => el("div", { class: "stat", dataset: { stat: name } }, el("dt", { text: t(key) }), el("dd", { text: value }));
 
 // The record summed, one line per counter.
@@ -146,9 +159,10 @@ function clearConfirm(stats, t) {
   if (!stats.asking) return null;
   const yes = () => {
     stats.asking = false;
-    const ok = stats.ctx.finished.clear(stats.ctx.currentSave()) && clearCoachLog() && clearDays(stats.ctx.storage);
+    const ok = stats.ctx.finished.clear(stats.ctx.currentSave()) && clearCoachLog() && clearDays(stats.ctx.storage) && clearDuplicates(stats.ctx.storage);
     stats.status = { kind: ok ? "ok" : "error", text: (tt) => tt(ok ? "stats.cleared" : "data.cannot_save") };
     renderStats(stats, "clear");
+    refreshLuck(stats);
   };
   const no = () => {
     stats.asking = false;
@@ -200,6 +214,7 @@ function renderStats(stats, focusKey = null) {
       el("p", { class: "note counting-note", text: `${t("stats.counting")} ${t("daily.stats_apart")}` }),
       filters(stats, t),
       s.matches || s.deals ? rows(t, lang, s) : el("p", { class: "none stats-empty", text: t("stats.empty") }),
+      luckSection(t, lang, stats.luck, filter),
       dailyStats(t, readDaily(ctx.storage)),
       coachChart(t, lang),
       statusLine,
@@ -222,6 +237,7 @@ function renderStats(stats, focusKey = null) {
 function exportFile(stats) {
   // The day's results and the challenges received travel in the same file (data/daily.js).
   const data = { ...stats.ctx.finished.exportData(stats.ctx.settings()), ...exportDaily(stats.ctx.storage) };
+  data.duplicates = readDuplicates(stats.ctx.storage); // Difícil with your cards (data/duplicates.js)
   const stamp = new Date().toISOString().slice(0, 10);
   download(JSON.stringify(data, null, 1), `gin-rummy-${stamp}.json`, "application/json");
   const n = data.matches.length;
@@ -257,8 +273,15 @@ async function importFile(stats, file) {
   try {
     // Every part is checked before anything is written.
     const dailyParts = data && typeof data === "object" && !Array.isArray(data) ? readImport(data) : null;
+    // Difícil with your cards: checked by the engine before anything is written, merged after the rest.
+    const duplicates = data && typeof data === "object" && !Array.isArray(data) ? data.duplicates : undefined;
+    await checkDuplicates(stats.ctx.call, duplicates).catch(() => {
+      throw new ImportRefused("data.bad_file");
+    });
     const done = await stats.ctx.finished.importData(data);
     const daily = dailyParts ? mergeImport(stats.ctx.storage, dailyParts) : undefined;
+    await mergeDuplicates(stats.ctx.storage, stats.ctx.call, duplicates);
+    refreshLuck(stats);
     if (done.settings) stats.ctx.applySettings(done.settings);
     stats.status = { kind: "ok", text: importedText(done, daily) };
   } catch (err) {

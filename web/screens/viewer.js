@@ -13,6 +13,7 @@ import { button, choice, el, faceCard } from "../table/dom.js";
 import { byRank, orderMeld } from "../model/cards.js";
 import { openSheet } from "./sheet.js";
 import { startReview } from "./review.js";
+import { checkSection, newCheck, runCheck } from "./verify.js";
 import { copyText, openPasteSheet, textButtons, textStatus } from "./match-text.js";
 import { morphChildren } from "../table/morph.js";
 import { operation } from "../table/panels.js";
@@ -22,6 +23,7 @@ import { hintAction, loosePoints, newDeal, pointsText, reasonText, theCard } fro
 // The pause between two steps of the autoplay, by its speed.
 const AUTOPLAY_MS = { slow: 1400, normal: 700, fast: 250 };
 const reviews = new Map(); // matchId -> finished review, for this page's life
+const checks = new Map(); // matchId -> Comprobar's check (verify.js), for this page's life
 let reviewing = Promise.resolve(); // the review under way, if any
 
 // The sentence of an action, per seat (literal keys: i18n tests look for them).
@@ -140,6 +142,7 @@ export function openViewer(save, ctx) {
     speed: AUTOPLAY_MS[ctx.speed] ? ctx.speed : "fast", // the autoplay's speed
     review: reviews.get(id) || null, // {differing, summary, done, total, finished} | {failed}
     endReview: null, // terminates the review's extra engines
+    check: !only && checks.has(id) && checks.get(id).finished ? checks.get(id) : null, // Comprobar's check (verify.js), once asked
     live: el("p", { class: "viewer-live sr-only", "aria-live": "polite", dataset: { key: "viewer-live" } }),
     sheet: null, // the dialog (sheet.js)
     text: null, // the match as text (docs/notation.md), for "Copiar la partida"
@@ -401,6 +404,8 @@ function renderViewer(viewer, focusKey = null) {
       viewerOptions(viewer, t, step),
       el("p", { class: "note viewer-keys", text: t("viewer.keys") }),
       reviewSection(viewer, t, lang),
+      // Comprobar: a finished match as a whole (verify refuses one not over).
+      !viewer.only && final ? checkSection(t, viewer.check, () => startCheck(viewer)) : null,
       viewer.live,
       textStatus(t, viewer.copied, viewer.text),
       el(
@@ -488,6 +493,25 @@ async function reviewAll(viewer) {
   reviews.set(viewer.id, review);
   markReviewed(viewer);
   renderViewer(viewer);
+}
+
+// Comprobar pressed: the check runs on the page's engine, a part at a time
+// (verify.js); the focus stays in the section while the button goes.
+function startCheck(viewer) {
+  if (viewer.check) return;
+  const check = newCheck();
+  viewer.check = check;
+  checks.set(viewer.id, check);
+  renderViewer(viewer, "closeViewer");
+  runCheck({
+    save: viewer.save,
+    call: viewer.ctx.call,
+    check,
+    closed: () => viewer.sheet.closed,
+    onProgress: () => renderViewer(viewer),
+  }).then(() => {
+    if (!check.finished) checks.delete(viewer.id); // closed or failed: asked again next time
+  });
 }
 
 // For tests: done, and by how many engines (the page's and extra ones).

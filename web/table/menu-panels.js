@@ -214,6 +214,8 @@ export function helpPanel(view, ui) {
       p(t("help.variant_straight")),
       p(t("help.variant_hollywood")),
     ),
+    // What the computer can and cannot see, and Comprobar (issue 32, docs/fairness.md).
+    section("help.fair", p(t("help.fair"))),
     section("help.keys", el("ul", { class: "keys" }, keys, letters)),
     el(
       "div",

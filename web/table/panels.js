@@ -7,6 +7,7 @@ import { cardClasses, cardFace } from "./card-faces.js";
 import { shortcutsFor } from "./shortcuts.js";
 import { cardName, knockDiscard, knockLoss, layoffsLabel, loosePoints, pointsText } from "../text/words.js";
 import { coachSummary } from "./coach-views.js";
+import { duplicateResult } from "./luck-views.js";
 import { matchDay, matchResultButtons, matchResultExtras } from "./daily-views.js";
 
 
@@ -189,6 +190,7 @@ export function dealResultPanel(view, ui) {
           })
         : null,
     ),
+    duplicateResult(view, ui),
     el("div", { class: "hands" }, hands),
     coachSummary(view, ui),
     el(
