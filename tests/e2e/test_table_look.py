@@ -141,7 +141,10 @@ def open_sounding(page, open_app, settings=None, size=PHONE):
     page.add_init_script(SOUND_SPY)
     page.add_init_script(HIDDEN_SWITCH)
     open_app(page, hash=f"#seed={SEED}", settings=settings or {**MOVING, "speed": "slow"})
-    return settle(page)
+    view = settle(page)
+    # The deal has landed: a tap while it flies only lands it (issue 35), the menu stays shut.
+    page.wait_for_function("() => !document.getElementById('app').hasAttribute('data-dealing')")
+    return view
 
 
 def to_draw(page, view):
