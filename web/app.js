@@ -244,10 +244,13 @@ window.ginApp = {
     const message = state.ui.message && { ...state.ui.message, text: state.ui.message.text(state.t) };
     return JSON.parse(JSON.stringify({ selected, panel, menuOpen, knock, result, message, hintTarget }));
   },
+  // Ready for the player: the engine's work done, the coach quiet and the
+  // deal landed (a tap while it lands only lands it: table/input.js).
   idle: () =>
     controller
       .idle()
       .then(coachIdle)
+      .then(() => motion.landed())
       .then(() => (state.busy ? new Promise((r) => setTimeout(r, 20)).then(() => window.ginApp.idle()) : undefined)),
 };
 

@@ -261,7 +261,7 @@ def test_english_deal(page, open_app):
 
 # Keys the code builds from a value (`error.${code}`, `kind.${result.kind}`...).
 DYNAMIC_KEYS = re.compile(
-    r"^(error|boot|kind|profile|level|speed|sort|reason|bonus|rank|suit|article|lang)\.\w+$"
+    r"^(error|boot|kind|profile|level|speed|sort|luck\.end|reason|bonus|rank|suit|article|lang)\.\w+$"
     r"|^help\.\w+_title$|^help\.key_\w$|^knock\.title_\w+$|^menu\.(gin_bonus|undercut_bonus|big_gin_bonus|target)$"
     r"|^(ranks|card\.the|turn\.selected)[._]\w+$|^(points|loose)\.(one|other)$"
 )
