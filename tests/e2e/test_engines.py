@@ -359,7 +359,11 @@ def test_a_dialog_that_starts_to_scroll_keeps_its_lines(visit):
     narrows the whole overlay: so the gutter is compared, not the width.)"""
     engine = visit.engine
     visit.press("openMenu", "btn.menu")
-    tall = engine.call(MENU_LAYOUT)
+    engine.viewport(PHONE[0], 1400)  # tall enough for the whole menu (its Mesa group included)
+    try:
+        tall = engine.wait(f"() => {{ const m = ({MENU_LAYOUT})(); return !m.scrolls && m; }}", timeout_s=10, what="the menu whole")
+    finally:
+        engine.viewport(*PHONE)
     assert not tall["scrolls"], tall
     engine.viewport(PHONE[0], 480)
     try:
