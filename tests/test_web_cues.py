@@ -2,14 +2,7 @@
 
 from __future__ import annotations
 
-import json
-import shutil
-import subprocess
-from pathlib import Path
-
-import pytest
-
-WEB = Path(__file__).resolve().parents[1] / "web"
+from webnode import WEB, run_web
 
 # Each step: [view, ui] shown by one render, in order, through one memory; prints the cues of each.
 SCRIPT = """
@@ -22,14 +15,7 @@ process.stdout.write(JSON.stringify({ out, names: CUES }));
 
 
 def run(steps):
-    node = shutil.which("node")
-    if node is None:
-        pytest.fail("node is needed (build.py uses it too)")
-    done = subprocess.run(
-        [node, "--no-warnings", "--input-type=module", "-e", SCRIPT, WEB.as_uri(), json.dumps(steps)],
-        capture_output=True, text=True, check=True,
-    )
-    return json.loads(done.stdout)
+    return run_web(SCRIPT, steps)
 
 
 def view(events=(), deal=1, seed="CUES-1", over=False, final=None):

@@ -3,14 +3,10 @@
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import subprocess
-from pathlib import Path
 
 import pytest
 
-WEB = Path(__file__).resolve().parents[1] / "web"
+from webnode import run_web
 
 # A Map-backed localStorage for data/storage.js.
 PRELUDE = """
@@ -35,14 +31,7 @@ const { createStorage } = await import(web + "/data/storage.js");
 
 
 def run(body: str, cases: dict | None = None, tz: str = "UTC"):
-    node = shutil.which("node")
-    if node is None:
-        pytest.fail("node is needed (build.py uses it too)")
-    out = subprocess.run(
-        [node, "--no-warnings", "--input-type=module", "-e", PRELUDE + body, WEB.as_uri(), json.dumps(cases or {})],
-        capture_output=True, text=True, check=True, env={**os.environ, "TZ": tz},
-    )
-    return json.loads(out.stdout)
+    return run_web(PRELUDE + body, cases or {}, tz=tz)
 
 
 # --- the day ------------------------------------------------------------------------------

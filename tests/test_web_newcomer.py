@@ -3,14 +3,7 @@ events (what a reload keeps), and a knock the computer undercut, priced with its
 
 from __future__ import annotations
 
-import json
-import shutil
-import subprocess
-from pathlib import Path
-
-import pytest
-
-WEB = Path(__file__).resolve().parents[1] / "web"
+from webnode import run_web
 
 SCRIPT = """
 const web = process.argv[1];
@@ -31,14 +24,7 @@ process.stdout.write(JSON.stringify(out));
 
 
 def run(cases: dict) -> dict:
-    node = shutil.which("node")
-    if node is None:
-        pytest.fail("node is needed (build.py uses it too)")
-    out = subprocess.run(
-        [node, "--no-warnings", "--input-type=module", "-e", SCRIPT, WEB.as_uri(), json.dumps(cases)],
-        capture_output=True, text=True, check=True,
-    )
-    return json.loads(out.stdout)
+    return run_web(SCRIPT, cases)
 
 
 PASSES = [{"seat": 0, "type": "pass"}, {"seat": 1, "type": "pass"}]

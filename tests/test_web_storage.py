@@ -5,13 +5,8 @@ a match the player left unfinished (issue 36, path 1)."""
 from __future__ import annotations
 
 import json
-import shutil
-import subprocess
-from pathlib import Path
 
-import pytest
-
-WEB = Path(__file__).resolve().parents[1] / "web"
+from webnode import WEB, run_web
 
 # Each scenario is a list of steps over one shared localStorage; a step is
 # ["tab", n] (a fresh page: a new storage record over the same storage),
@@ -80,14 +75,7 @@ process.stdout.write(JSON.stringify(out));
 
 
 def run(scenarios: list) -> list:
-    node = shutil.which("node")
-    if node is None:
-        pytest.fail("node is needed (build.py uses it too)")
-    out = subprocess.run(
-        [node, "--no-warnings", "--input-type=module", "-e", SCRIPT, WEB.as_uri(), json.dumps(scenarios)],
-        capture_output=True, text=True, check=True,
-    )
-    return json.loads(out.stdout)
+    return run_web(SCRIPT, scenarios)
 
 
 def test_a_match_left_unfinished_is_kept_and_a_finished_one_is_not():
@@ -193,14 +181,7 @@ process.stdout.write(JSON.stringify(out));
 
 
 def test_statistics_that_cannot_be_written_are_told_not_dropped_in_silence():
-    node = shutil.which("node")
-    if node is None:
-        pytest.fail("node is needed (build.py uses it too)")
-    out = subprocess.run(
-        [node, "--no-warnings", "--input-type=module", "-e", FINISHED_SCRIPT, WEB.as_uri()],
-        capture_output=True, text=True, check=True,
-    )
-    first, full, kept = json.loads(out.stdout)
+    first, full, kept = run_web(FINISHED_SCRIPT)
     assert first == ["counted", 1]
     assert full == ["not_saved", "storage.stats_full"]  # the page shows this key as a notice (i18n.js)
     assert kept == ["ROOM-0001"]
