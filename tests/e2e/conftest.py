@@ -4,7 +4,7 @@ Fixtures (reuse them in tests/e2e/test_*.py):
   server        session-wide `build.py serve` of dist/ on a free port (.url, .port, .stop())
   make_server   make_server(directory=None): a private server (its own origin, so its own
                 service worker), of dist/ or of another directory
-  browser       session-wide Chromium (CHROMIUM env var), one new context per test
+  browser       session-wide Chromium (CHROMIUM env var)
   context       a fresh browser context with the request guard; fails the test if any
                 request goes to a host other than 127.0.0.1 (context.requests lists all)
   page          a page; page errors and console errors are collected (page.errors) and
