@@ -39,6 +39,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import functools
+import inspect
 import json
 import os
 import re
@@ -268,8 +269,16 @@ def page(request):
 
 
 def _wants_a_fresh_context(request) -> bool:
+    """The test asks for the context or a server of its own, is marked `first_visit`, or routes
+    requests itself (a service worker in control answers a page's requests before any route)."""
     names = request.fixturenames
-    return "context" in names or "make_server" in names or request.node.get_closest_marker("first_visit") is not None
+    if "context" in names or "make_server" in names or request.node.get_closest_marker("first_visit"):
+        return True
+    try:
+        source = inspect.getsource(request.function)
+    except (OSError, TypeError):
+        return True
+    return ".route(" in source
 
 
 # --- the returning visitor: one warm context per worker ---------------------------------------
@@ -309,7 +318,9 @@ class ReturningVisitor:
             self._first_visit()
         self.context.requests.clear()
         self.context.foreign.clear()
-        return self.context.new_page()
+        pg = self.context.new_page()
+        pg.route = _no_route  # a route the service worker would bypass: say so, not pass by luck
+        return pg
 
     def end(self) -> None:
         """Close the test's pages, wipe what they kept; a changed service worker cache or a
@@ -318,11 +329,14 @@ class ReturningVisitor:
         for pg in list(ctx.pages):
             pg.close()
         foreign = list(ctx.foreign)
+        # Another origin visited (a server the test started): its service worker and storage
+        # are neither wiped nor checked, and its port may come back.
+        elsewhere = any(urlsplit(u).scheme in ("http", "https") and urlsplit(u).port != self.server.port for u in ctx.requests)
         try:
             same = self._wipe() == self.caches
         except Exception:
             same = False
-        if not same or foreign:
+        if not same or foreign or elsewhere:
             ctx.close()
             self.context = None
         assert not foreign, f"requests to other hosts: {foreign}"
@@ -341,6 +355,11 @@ class ReturningVisitor:
         if self.context is not None:
             self.context.close()
             self.context = None
+
+
+def _no_route(*args, **kwargs):
+    raise AssertionError("page.route() on the returning visitor's page, whose service worker answers before any "
+                         "route: mark the test first_visit (tests/e2e/conftest.py)")
 
 
 # Wipes the player's storage of the page's origin (local storage, IndexedDB, cookies; the
