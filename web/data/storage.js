@@ -5,6 +5,7 @@
 // state is one record (createStorage); its functions take it first.
 
 import { matchId } from "./finished.js";
+import { isNewer } from "./formats.js";
 import { KEYS, LOST_KEY } from "./keys.js";
 import { openBackend, openSession, readJsonText, readText, removeKey, writeText } from "./local.js";
 
@@ -48,8 +49,9 @@ export function parseSave(raw) {
 }
 
 // getBackend/getSession: where localStorage and sessionStorage come from
-// (the page's own by default).
-export function createStorage(getBackend = undefined, getSession = undefined) {
+// (the page's own by default); locks: the Web Locks (navigator.locks), or
+// null where the page has none (plain HTTP, Node).
+export function createStorage(getBackend = undefined, getSession = undefined, locks = globalThis.navigator && navigator.locks) {
   const store = {
     backend: openBackend(getBackend), // localStorage, or null where it is blocked or missing
     session: openSession(getSession), // sessionStorage, or null
@@ -59,6 +61,7 @@ export function createStorage(getBackend = undefined, getSession = undefined) {
     owns: () => true, // does this tab own the match in progress (tabs.js)?
     hooks: { aside: () => {}, evicted: () => {} }, // aside(key): newly kept aside; evicted(n): replays dropped for room
     lastWritten: { text: null, seed: null, over: false }, // what this page last wrote under KEYS.match
+    locks: locks || null, // Web Locks: one tab at a time changes the shared collections (exclusive)
   };
   store.writable = store.backend !== null;
   // Values of the legacy single slot join the slots.
@@ -103,6 +106,11 @@ export function createStorage(getBackend = undefined, getSession = undefined) {
     // kept aside first (finished.js: the collections).
     readChecked: (key, check) => readChecked(store, key, check),
     setAside: (key, raw) => setAside(store, key, raw),
+    // The value under `key` is of a newer build's format (formats.js): never rewritten.
+    newer: (key) => newerStored(store, key),
+    // fn() run while no other tab runs one: a read-modify-write of the
+    // collections every tab shares (finished.js, duplicates.js). Resolves to fn's result.
+    exclusive: (fn) => exclusive(store, fn),
     read: (key) => read(store, key),
     writeJson: (key, value) => write(store, key, JSON.stringify(value)),
     writeAll: (entries, options) => writeAll(store, entries, options),
@@ -119,10 +127,34 @@ export function createStorage(getBackend = undefined, getSession = undefined) {
 const GUARDED = new Set([KEYS.match, KEYS.ui, KEYS.acknowledged, KEYS.open]);
 
 const read = (store, key) => readText(store.backend, key);
+
+// formats.js's rule, for every key: a value of a newer build's format is
+// never rewritten (nor removed by a write of ours).
+function newerStored(store, key) {
+  const raw = read(store, key);
+  if (raw === null || !raw.includes('"version"')) return false;
+  try {
+    return isNewer(key, JSON.parse(raw));
+  } catch {
+    return false;
+  }
+}
+
+// The collections every tab of this origin shares are read, changed and
+// written back inside one Web Lock, with no await between the read and the
+// write; where the page has no Web Locks the same section runs at once (a
+// section with no await in it is one step of this tab's event loop).
+const DATA_LOCK = "gin.data";
+async function exclusive(store, fn) {
+  if (!store.locks) return fn();
+  return store.locks.request(DATA_LOCK, () => fn());
+}
 const tryWrite = (store, key, value) => writeText(store.backend, key, value);
 
 // Room is made by dropping the oldest kept replays, one at a time; never
-// the current match, the statistics or what was kept aside.
+// the current match, the statistics or what was kept aside. The oldest is
+// the first stored: the list's order is the order they were kept in
+// (finished.js), whatever the clock said (issue 36, path 5).
 function evictOldestReplay(store) {
   const raw = read(store, KEYS.finished);
   let list;
@@ -132,7 +164,6 @@ function evictOldestReplay(store) {
     return false;
   }
   if (!Array.isArray(list) || !list.length) return false;
-  list.sort((a, b) => ((a && a.at) || 0) - ((b && b.at) || 0));
   list.shift();
   if (!tryWrite(store, KEYS.finished, JSON.stringify(list))) return false;
   store.hooks.evicted(1);
@@ -144,6 +175,7 @@ function evictOldestReplay(store) {
 function write(store, key, value, evict = true) {
   if (!store.backend) return false;
   if (GUARDED.has(key) && !store.owns()) return false;
+  if (newerStored(store, key)) return false;
   let ok = tryWrite(store, key, value);
   while (!ok && evict && key !== KEYS.finished && key !== KEYS.aside && evictOldestReplay(store)) ok = tryWrite(store, key, value);
   store.writable = ok;
@@ -222,7 +254,8 @@ function setAside(store, key, raw, { free = false } = {}) {
 }
 
 // A stored value that is there but unreadable, or not what `check` wants:
-// kept aside (never overwritten unseen), and null returned.
+// kept aside (never overwritten unseen), and null returned. A value of a
+// newer build's format (formats.js) is not ours to read: null, left as it is.
 function readChecked(store, key, check) {
   const raw = read(store, key);
   if (raw === null) return null;
@@ -233,6 +266,7 @@ function readChecked(store, key, check) {
     setAside(store, key, raw);
     return null;
   }
+  if (isNewer(key, value)) return null;
   if (!check(value)) {
     setAside(store, key, raw);
     return null;
