@@ -630,14 +630,16 @@ function mergeFile(fin, file, fileMatches, fileRecords, recounted) {
 }
 
 // "Borrar": the statistics and the kept matches (not the current match,
-// not the settings). The match in progress (`current`, its save) and the
-// unfinished ones kept are marked (KEYS.cleared): their lines up to now
+// not the settings). The match in progress (`current`, its save), the one
+// on the key (another tab's) and the unfinished ones kept are marked (KEYS.cleared): their lines up to now
 // stay uncounted whenever they are counted again (the next deal's end, a
 // reload, resuming one from Partidas); their later deals count.
 function clear(fin, current = null) {
   const { storage } = fin;
   const before = readCleared(fin);
-  const saves = [current, ...storage.openMatches().map((m) => m.save)].filter((s) => s && typeof s === "object");
+  // The match on the key too: another tab's, when this tab wrote last before it.
+  const onKey = storage.readMatch();
+  const saves = [current, onKey.status === "ok" ? onKey.save : null, ...storage.openMatches().map((m) => m.save)].filter((s) => s && typeof s === "object");
   const marks = [...before.marks, ...saves.map(markOf)].slice(-CLEARED_KEEP);
   const kept = [...before.ids, ...marks];
   const a = storage.remove(KEYS.finished);

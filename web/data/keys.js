@@ -15,6 +15,7 @@ export const KEYS = Object.freeze({
   clearedV1: "gin.cleared.v1", // (before v2) [line id]: read as v2's ids, removed at the next "Borrar"
   totals: "gin.totals.v1", // the statistics lines older than the last RECENT_LINES, summed (finished.js)
   open: "gin.open.v1", // [{seed, at, save}]: matches left unfinished for another one, newest last
+  ended: "gin.ended.v1", // [matchId]: the last matches a tab saw end, newest last (storage.js: never kept as unfinished, even after "Borrar")
   aside: "gin.aside.v1", // [{key, at, raw}]: unreadable stored values kept aside, oldest first
   coach: "gin.coach.v1", // [{seed, deal, at, kinds: {upcard, draw, discard, knock}}]: the coach's notes per deal, oldest first (coachlog.js)
   tutorial: "gin.tutorial.v1", // "done" | "skipped": the guided first deal was played or turned down (play/tutorial.js)

@@ -7,11 +7,12 @@
 import { matchId } from "./finished.js";
 import { isNewer } from "./formats.js";
 import { KEYS, LOST_KEY } from "./keys.js";
-import { openBackend, openSession, readJsonText, readText, removeKey, writeText } from "./local.js";
+import { canWrite, openBackend, openSession, readJsonText, readText, removeKey, writeText } from "./local.js";
 
 // Bounds (documented in docs/history.md).
 export const ASIDE_SLOTS = 5; // unreadable values kept aside; the oldest goes first
 export const OPEN_KEEP = 8; // unfinished matches kept besides the current one
+export const ENDED_KEEP = 20; // ids of the last matches seen to end (KEYS.ended)
 // A stored save longer or deeper than this is set aside before it reaches the
 // worker (the engine refuses deeper than 32 levels; a real save nests 4 deep
 // and a 500-point match is well under 200,000 characters).
@@ -53,7 +54,7 @@ export function parseSave(raw) {
 // null where the page has none (plain HTTP, Node).
 export function createStorage(getBackend = undefined, getSession = undefined, locks = globalThis.navigator && navigator.locks) {
   const store = {
-    backend: openBackend(getBackend), // localStorage, or null where it is blocked or missing
+    backend: openBackend(getBackend), // localStorage (readable, maybe full), or null where it is blocked or missing
     session: openSession(getSession), // sessionStorage, or null
     // Becomes false after any failed write (quota, blocked), so the page can
     // say "cannot save" once instead of pretending.
@@ -63,7 +64,7 @@ export function createStorage(getBackend = undefined, getSession = undefined, lo
     lastWritten: { text: null, seed: null, over: false }, // what this page last wrote under KEYS.match
     locks: locks || null, // Web Locks: one tab at a time changes the shared collections (exclusive)
   };
-  store.writable = store.backend !== null;
+  store.writable = canWrite(store.backend);
   // Values of the legacy single slot join the slots.
   const legacy = read(store, KEYS.brokenMatch);
   if (legacy !== null && setAside(store, KEYS.match, legacy)) remove(store, KEYS.brokenMatch);
@@ -304,17 +305,32 @@ function openList(store) {
   return finished.size ? good.filter((m) => !finished.has(matchId(m.save))) : good;
 }
 
-// The ids (finished.js's matchId) of the finished matches kept.
+// The ids (finished.js's matchId) of the finished matches kept, and of
+// the last ones a tab saw end (KEYS.ended: after "Borrar" emptied the
+// finished ones, or when they could not be kept, a match that ended is
+// still no unfinished one).
 function finishedIds(store) {
   const list = readJsonText(store.backend, KEYS.finished);
-  const ids = new Set();
+  const ended = readJsonText(store.backend, KEYS.ended);
+  const ids = new Set(Array.isArray(ended) ? ended.filter((id) => typeof id === "string") : []);
   if (!Array.isArray(list)) return ids;
   for (const m of list) if (m && m.save && typeof m.save === "object" && !Array.isArray(m.save)) ids.add(matchId(m.save));
   return ids;
 }
 
-function writeOpen(store, list) {
-  while (list.length > OPEN_KEEP) list.shift();
+// This tab saw the match of `save` end.
+function noteEnded(store, save) {
+  const id = matchId(save);
+  const ended = readJsonText(store.backend, KEYS.ended);
+  const list = Array.isArray(ended) ? ended.filter((e) => typeof e === "string" && e !== id) : [];
+  list.push(id);
+  write(store, KEYS.ended, JSON.stringify(list.slice(-ENDED_KEEP)));
+}
+
+// At most OPEN_KEEP, the oldest dropped first; `spare`: the seed about to
+// take the key, which leaves the list once it has (not counted, not dropped).
+function writeOpen(store, list, spare = null) {
+  while (list.filter((m) => m.seed !== spare).length > OPEN_KEEP) list.splice(list.findIndex((m) => m.seed !== spare), 1);
   return list.length ? write(store, KEYS.open, JSON.stringify(list)) : remove(store, KEYS.open);
 }
 
@@ -333,7 +349,7 @@ function keepOtherMatch(store, seed) {
   if (finishedIds(store).has(matchId(other))) return true;
   const list = openList(store).filter((m) => m.seed !== String(other.seed));
   list.push({ seed: String(other.seed), at: Date.now(), save: other });
-  return writeOpen(store, list);
+  return writeOpen(store, list, seed);
 }
 
 // --- the match in progress ---------------------------------------------------------
@@ -358,6 +374,7 @@ function writeMatch(store, save, over) {
   const ok = keepOtherMatch(store, seed) && write(store, KEYS.match, text);
   if (ok) {
     store.lastWritten = { text, seed, over: Boolean(over) };
+    if (over) noteEnded(store, save);
     const list = openList(store);
     if (list.some((m) => m.seed === seed)) writeOpen(store, list.filter((m) => m.seed !== seed));
     noteLost(store, null);
