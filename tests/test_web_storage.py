@@ -363,3 +363,42 @@ out.legacy = old.fin.records().map((r) => `${r.seed}:${r.deal}`);
     assert out["before"] == 3 and out["cleared"]
     assert out["after"] == ["LEFT:3"]
     assert out["legacy"] == ["OLD:2"]
+
+
+def test_item11_without_web_locks_two_tabs_never_both_play_one_match():
+    # Plain HTTP on a LAN address: no navigator.locks; the tabs talk over a BroadcastChannel.
+    out = run_web("""
+const web = process.argv[1];
+const { createTabs } = await import(web + "/data/tabs.js");
+const members = new Set();
+function channel() {  // one origin's BroadcastChannel: a message reaches every other member, later
+  const me = { onmessage: null, postMessage(data) { for (const m of members) if (m !== me) setTimeout(() => m.onmessage && m.onmessage({ data: structuredClone(data) }), 1); } };
+  members.add(me);
+  return me;
+}
+const lost = [];
+const tab = (name) => createTabs({ locks: null, channel, onLost: (seed) => lost.push([name, seed]) });
+const a = tab("a"), b = tab("b");
+const out = { guard: a.guard };
+out.first = await a.claim("S");
+out.second = await b.claim("S");
+out.owners = [a.owns(), b.owns()];
+out.stolen = await b.claim("S", { steal: true });
+await new Promise((r) => setTimeout(r, 20));
+out.afterSteal = [a.owns(), b.owns()];
+out.lost = lost;
+out.other = await a.claim("T");
+// Two fresh tabs asking for one match at the same moment: exactly one plays it.
+const c = tab("c"), d = tab("d");
+out.together = (await Promise.all([c.claim("U"), d.claim("U")])).filter(Boolean).length;
+out.none = createTabs({ locks: null, channel: () => null }).guard;
+process.stdout.write(JSON.stringify(out));
+""")
+    assert out["guard"] == "channel"
+    assert out["first"] is True and out["second"] is False and out["owners"] == [True, False]
+    assert out["stolen"] is True and out["afterSteal"] == [False, True] and out["lost"] == [["a", "S"]]
+    assert out["other"] is True
+    assert out["together"] == 1
+    assert out["none"] == "none"
+    words = (WEB / "text" / "i18n.js").read_text()
+    assert words.count('"storage.insecure":') == 2 and 'notify("storage.insecure"' in (WEB / "app.js").read_text()
