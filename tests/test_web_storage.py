@@ -1,6 +1,11 @@
-"""The page's storage module (web/data/storage.js) run in Node over an in-memory localStorage:
-a finished match is never filed among the unfinished ones, so finished matches cannot push out
-a match the player left unfinished (issue 36, path 1)."""
+"""The page's data modules (web/data/storage.js, finished.js, duplicates.js, tabs.js) run in Node over
+an in-memory localStorage with a quota: issue 36's paths, one test (or two) each, named for the path.
+1: a finished match is never filed among the unfinished ones; 2: a kept match the engine refuses goes
+aside without the match being played; 3: a link on a nearly full storage never replaces the match it
+could not keep; 6: a failed write of the statistics is told; 4: an older build keeps a newer one's data;
+5: the kept order is the stored one and an import refuses a bad entry alone; 8: the shared collections
+are written in one locked section, after the engine's answers; 9: Borrar stays done; item 11: without
+Web Locks the tabs talk over a BroadcastChannel. Each of 4, 5, 8, 9 and 11 fails on 66db853."""
 
 from __future__ import annotations
 

@@ -130,7 +130,8 @@ const GUARDED = new Set([KEYS.match, KEYS.ui, KEYS.acknowledged, KEYS.open]);
 const read = (store, key) => readText(store.backend, key);
 
 // formats.js's rule, for every key: a value of a newer build's format is
-// never rewritten (nor removed by a write of ours).
+// never rewritten by a write of this build (only "Borrar" removes it, on the
+// player's word).
 function newerStored(store, key) {
   const raw = read(store, key);
   if (raw === null || !raw.includes('"version"')) return false;
@@ -324,7 +325,7 @@ function noteEnded(store, save) {
   const ended = readJsonText(store.backend, KEYS.ended);
   const list = Array.isArray(ended) ? ended.filter((e) => typeof e === "string" && e !== id) : [];
   list.push(id);
-  write(store, KEYS.ended, JSON.stringify(list.slice(-ENDED_KEEP)));
+  write(store, KEYS.ended, JSON.stringify(list.slice(-ENDED_KEEP)), false);
 }
 
 // At most OPEN_KEEP, the oldest dropped first; `spare`: the seed about to
