@@ -569,7 +569,8 @@ function checkRecords(fileRecords, recounted, now, refused) {
 // line of a match never finished has no save here to check it against),
 // no date ahead of this clock, no oversized match or line. A bad entry is
 // refused alone; a file whose every entry is refused, or that is not an
-// export at all, throws ImportRefused (the first reason). On success merges
+// export at all, or that brings nothing new beside a refused entry, throws
+// ImportRefused (the first reason). On success merges
 // (nothing counted twice) and returns {matches, duplicates, notKept,
 // records, unchecked, refused, refusal, settings}: the matches kept,
 // already here, not kept for want of room (KEEP), the new lines, how many
@@ -583,16 +584,16 @@ async function importData(fin, data, onProgress = () => {}) {
   const refusedMatches = new Set(refused.filter((r) => r.key.endsWith("_match")).map((r) => r.vars.n - 1));
   const goodMatches = fileMatches.filter((m, i) => !refusedMatches.has(i));
   if (refused.length && !goodMatches.length && !goodRecords.length && !file.totals) throw new ImportRefused(refused[0].key, refused[0].vars);
-  const done = await fin.storage.exclusive(() => mergeFile(fin, file, goodMatches, goodRecords, recounted));
-  if (refused.length && !done.matches && !done.records && !done.duplicates) throw new ImportRefused(refused[0].key, refused[0].vars);
+  const done = await fin.storage.exclusive(() => mergeFile(fin, file, goodMatches, goodRecords, recounted, refused));
   return { ...done, refused: refused.length, refusal: refused.length ? { key: refused[0].key, vars: refused[0].vars } : null };
 }
 
 // The checked parts merged into what is stored (read now, inside the
 // section): what is here stays (an import never removes a local match);
 // what is new is added while there is room under KEEP, the newest first,
-// and the rest is reported as not kept.
-function mergeFile(fin, file, fileMatches, fileRecords, recounted) {
+// and the rest is reported as not kept. When nothing new comes in and some
+// entry was refused, the file is refused with that entry's reason.
+function mergeFile(fin, file, fileMatches, fileRecords, recounted, refused) {
   const list = matches(fin);
   const recs = records(fin);
   const haveMatch = new Set(list.map((m) => matchId(m.save)));
@@ -625,6 +626,7 @@ function mergeFile(fin, file, fileMatches, fileRecords, recounted) {
   // New lines the file gives without their match (finished beyond the 50
   // kept, or left half-way): well formed, but nothing here can replay them.
   const unchecked = fileRecords.filter((r) => !before.has(r.id) && !folded.has(digest(r.id)) && !recounted.has(r.id)).length;
+  if (refused.length && !kept.length && !newRecords && !sums) throw new ImportRefused(refused[0].key, refused[0].vars);
   if ((kept.length || newRecords || sums) && !write(fin, mergeByTime(list, kept), mergeByTime(recs, added), false, sums)) throw new ImportRefused("data.cannot_save");
   return { matches: kept.length, duplicates, notKept: fresh.length - kept.length, records: newRecords, unchecked, settings: file.settings || null };
 }
