@@ -220,6 +220,62 @@ def write(model, args) -> None:
     print(f"wrote {path}")
 
 
+def _sampler_rows(job):
+    """Per card the player could discard in the positions of ``lines``: style, label,
+    today's danger, the shipped logistic model's, the sampler's; and the sampler's time."""
+    import time
+
+    from gin.ai import sampler
+
+    lines, settings = job
+    for name, value in settings.items():
+        setattr(sampler, name, value)
+    rows, times = [], []
+    for line in lines:
+        r = json.loads(line)
+        k = Knowledge(r["view"])
+        logistic = danger_mod.Danger(k)
+        t = time.process_time()
+        s = sampler.Sampled(k)
+        cards = [c for c in bits(k.hand) if c != k.taken]
+        new = [s.danger(c) for c in cards]
+        times.append(time.process_time() - t)
+        for c, p in zip(cards, new):
+            rows.append((r["style"], would_meld(r["opp"], c), k.danger(c), logistic.danger(c), p))
+    return rows, times
+
+
+def sampler_eval(args) -> None:
+    """AUC and log-loss of today's danger, the logistic model and the sampler on a test file."""
+    import numpy as np
+
+    settings = {}
+    for pair in args.set:
+        key, _, value = pair.partition("=")
+        settings[key] = int(value) if key == "N" else float(value)
+    with open(args.file) as f:
+        lines = [line for i, line in enumerate(f) if line.strip() and i % args.every == 0]
+    chunks = [lines[i :: args.workers * 4] for i in range(args.workers * 4)]
+    rows, times = [], []
+    with multiprocessing.get_context("fork").Pool(args.workers) as pool:
+        for r, t in pool.imap(_sampler_rows, [(c, settings) for c in chunks]):
+            rows += r
+            times += t
+    style = np.array([r[0] for r in rows])
+    y = np.array([r[1] for r in rows], dtype=float)
+    cols = {name: np.array([r[i] for r in rows]) for i, name in ((2, "today"), (3, "logistic"), (4, "sampler"))}
+    print(f"{args.file}, one position in {args.every}: {len(lines)} positions, {len(rows)} cards; settings {settings}; "
+          f"sampler CPU per decision median {1000 * float(np.median(times)):.1f} ms, "
+          f"p90 {1000 * float(np.quantile(times, 0.9)):.1f} ms")
+    print("| opponent | cards | completes | AUC today | logistic | sampler | log-loss today | logistic | sampler |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for s in [s for s in STYLES if s in set(style)] + ["all"]:
+        m = style == s if s != "all" else np.ones(len(y), dtype=bool)
+        a = " | ".join(f"{auc(cols[n][m], y[m]):.3f}" for n in cols)
+        b = " | ".join(f"{logloss(cols[n][m], y[m]):.4f}" for n in cols)
+        print(f"| {s} | {m.sum()} | {y[m].mean():.3f} | {a} | {b} |", flush=True)
+
+
 def main() -> int:
     if len(sys.argv) == 1:  # `python3 build.py bench` runs every script bare: a research script, not a benchmark
         print(__doc__.split("\n\n")[0] + " Research only: run it with arguments (bench/README.md).")
@@ -240,8 +296,13 @@ def main() -> int:
     t.add_argument("--test-every", type=int, default=5, help="hold out the matches n %% N == 0 to report on")
     t.add_argument("--l2", type=float, default=1e-3)
     t.add_argument("--write", action="store_true")
+    e = sub.add_parser("sampler", help="today's danger, the logistic model and the sampler on a test file")
+    e.add_argument("file")
+    e.add_argument("--every", type=int, default=1, help="one position in this many")
+    e.add_argument("--workers", type=int, default=2)
+    e.add_argument("--set", action="append", default=[], help="a setting of gin.ai.sampler, as NAME=value")
     args = p.parse_args()
-    {"collect": collect, "train": train}[args.cmd](args)
+    {"collect": collect, "train": train, "sampler": sampler_eval}[args.cmd](args)
     return 0
 
 
