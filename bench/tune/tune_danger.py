@@ -220,6 +220,44 @@ def write(model, args) -> None:
     print(f"wrote {path}")
 
 
+def _replay_as_baseline(hand, clues, now, rng, knock_limit=10, eps=0.02):
+    """A ceiling, for the baseline opponent only: the sampler's replay with the
+    baseline's own rules as the likelihood (it takes exactly the cards that join a
+    meld, throws a card of least deadwood after it, knocks as soon as it may); each
+    rule broken weighs ``eps``.  Research only: the game cannot know its opponent's
+    rules."""
+    from gin.ai import sampler
+    from gin.melds import discard_deadwood_masks
+
+    w = 1.0
+    draws = now
+    public = 0
+    for kind, card, before in clues:
+        if kind == "picked":
+            public |= 1 << card
+    for kind, card, before in clues:
+        while draws > before:
+            free = bits(hand & ~public)
+            if free:
+                hand &= ~(1 << free[rng.randrange(len(free))])
+            draws -= 1
+        bit = 1 << card
+        if kind == "discarded":
+            hand |= bit
+            after = discard_deadwood_masks(hand)
+            least = min(after.values())
+            if after.get(card, 999) > least or least <= knock_limit:
+                w *= eps
+        elif kind == "picked":
+            hand &= ~bit
+            public &= ~bit
+            if not sampler._melds(hand, card):
+                w *= eps
+        elif sampler._melds(hand, card):
+            w *= eps
+    return w
+
+
 def _sampler_rows(job):
     """Per card the player could discard in the positions of ``lines``: style, label,
     today's danger, the shipped logistic model's, the sampler's; and the sampler's time."""
@@ -229,7 +267,10 @@ def _sampler_rows(job):
 
     lines, settings = job
     for name, value in settings.items():
-        setattr(sampler, name, value)
+        if name == "EXACT_BASELINE":
+            sampler._replay = _replay_as_baseline
+        else:
+            setattr(sampler, name, value)
     rows, times = [], []
     for line in lines:
         r = json.loads(line)
@@ -254,7 +295,8 @@ def sampler_eval(args) -> None:
         key, _, value = pair.partition("=")
         settings[key] = int(value) if key == "N" else float(value)
     with open(args.file) as f:
-        lines = [line for i, line in enumerate(f) if line.strip() and i % args.every == 0]
+        lines = [line for i, line in enumerate(f) if line.strip() and i % args.every == 0
+                 and (not args.style or f'"style":"{args.style}"' in line)]
     chunks = [lines[i :: args.workers * 4] for i in range(args.workers * 4)]
     rows, times = [], []
     with multiprocessing.get_context("fork").Pool(args.workers) as pool:
@@ -300,6 +342,7 @@ def main() -> int:
     e.add_argument("file")
     e.add_argument("--every", type=int, default=1, help="one position in this many")
     e.add_argument("--workers", type=int, default=2)
+    e.add_argument("--style", help="only the positions against this opponent style")
     e.add_argument("--set", action="append", default=[], help="a setting of gin.ai.sampler, as NAME=value")
     args = p.parse_args()
     {"collect": collect, "train": train, "sampler": sampler_eval}[args.cmd](args)

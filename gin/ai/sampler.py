@@ -60,8 +60,8 @@ F_HIGHER = 1.0
 #: 1: draw the hidden cards in proportion to hard's belief (``Knowledge.opp_prob``)
 #: rather than uniformly.
 PROPOSAL = 0
-#: Today's danger counts as this many samples (it breaks ties and steadies the
-#: estimate when few samples fit).
+#: Today's danger counts as this many effective samples (it breaks ties and
+#: steadies the estimate when few samples fit).
 PRIOR = 4.0
 
 
@@ -111,7 +111,7 @@ class Sampled:
     """``Sampled(k).danger(c)``: P(card ``c`` would complete a meld of the opponent now),
     from hands sampled and weighed by the opponent's clues.  Built once per decision."""
 
-    __slots__ = ("k", "held", "weight", "total", "cache", "n")
+    __slots__ = ("k", "held", "weight", "total", "ess", "cache", "n")
 
     def __init__(self, k: Knowledge, n: int | None = None) -> None:
         self.k = k
@@ -153,6 +153,9 @@ class Sampled:
         self.held = held
         self.weight = weight
         self.total = sum(weight)
+        # the samples' worth: the effective number (sum w)^2 / sum w^2
+        square = sum(w * w for w in weight)
+        self.ess = self.total * self.total / square if square > 0.0 else 0.0
 
     def danger(self, c: int) -> float:
         hit = self.cache.get(c)
@@ -165,7 +168,8 @@ class Sampled:
                 if hand & m == m:
                     acc += w
                     break
-        out = (acc + PRIOR * self.k.danger(c)) / (self.total + PRIOR)
+        share = acc / self.total if self.total > 0.0 else 0.0
+        out = (share * self.ess + PRIOR * self.k.danger(c)) / (self.ess + PRIOR)
         self.cache[c] = out
         return out
 
