@@ -271,7 +271,7 @@ def _sampler_rows(job):
             sampler._replay = _replay_as_baseline
         else:
             setattr(sampler, name, value)
-    rows, times = [], []
+    rows, times, ess = [], [], []
     for line in lines:
         r = json.loads(line)
         k = Knowledge(r["view"])
@@ -281,9 +281,10 @@ def _sampler_rows(job):
         cards = [c for c in bits(k.hand) if c != k.taken]
         new = [s.danger(c) for c in cards]
         times.append(time.process_time() - t)
+        ess.append(s.ess)
         for c, p in zip(cards, new):
-            rows.append((r["style"], would_meld(r["opp"], c), k.danger(c), logistic.danger(c), p))
-    return rows, times
+            rows.append((r["style"], would_meld(r["opp"], c), k.danger(c), logistic.danger(c), p, len(times)))
+    return rows, times, ess
 
 
 def sampler_eval(args) -> None:
@@ -298,19 +299,32 @@ def sampler_eval(args) -> None:
         lines = [line for i, line in enumerate(f) if line.strip() and i % args.every == 0
                  and (not args.style or f'"style":"{args.style}"' in line)]
     chunks = [lines[i :: args.workers * 4] for i in range(args.workers * 4)]
-    rows, times = [], []
+    rows, times, ess = [], [], []
     with multiprocessing.get_context("fork").Pool(args.workers) as pool:
-        for r, t in pool.imap(_sampler_rows, [(c, settings) for c in chunks]):
+        for r, t, e in pool.imap(_sampler_rows, [(c, settings) for c in chunks]):
             rows += r
             times += t
+            ess += e
     style = np.array([r[0] for r in rows])
     y = np.array([r[1] for r in rows], dtype=float)
     cols = {name: np.array([r[i] for r in rows]) for i, name in ((2, "today"), (3, "logistic"), (4, "sampler"))}
+    # does the sampler add to the logistic model?  Both logits stacked by a
+    # two-input logistic regression, fitted on the even positions, reported on the odd
+    # (and the other way round): no fitted value sees its own position's label
+    logit = lambda p: np.log(np.clip(p, 1e-4, 1 - 1e-4) / (1 - np.clip(p, 1e-4, 1 - 1e-4)))  # noqa: E731
+    pair = np.column_stack([logit(cols["logistic"]), logit(cols["sampler"])])
+    half = np.array([r[5] % 2 for r in rows]) == 0
+    stacked = np.empty(len(y))
+    for fit_on in (half, ~half):
+        stacked[~fit_on] = predict(fit_logistic(pair[fit_on], y[fit_on], l2=0.0), pair[~fit_on])
+    cols["stacked"] = stacked
     print(f"{args.file}, one position in {args.every}: {len(lines)} positions, {len(rows)} cards; settings {settings}; "
           f"sampler CPU per decision median {1000 * float(np.median(times)):.1f} ms, "
-          f"p90 {1000 * float(np.quantile(times, 0.9)):.1f} ms")
-    print("| opponent | cards | completes | AUC today | logistic | sampler | log-loss today | logistic | sampler |")
-    print("|---|---|---|---|---|---|---|---|---|")
+          f"p90 {1000 * float(np.quantile(times, 0.9)):.1f} ms; effective samples median "
+          f"{float(np.median(ess)):.0f}, p10 {float(np.quantile(ess, 0.1)):.0f}")
+    print("| opponent | cards | completes | AUC today | logistic | sampler | logistic + sampler | log-loss today | "
+          "logistic | sampler | logistic + sampler |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for s in [s for s in STYLES if s in set(style)] + ["all"]:
         m = style == s if s != "all" else np.ones(len(y), dtype=bool)
         a = " | ".join(f"{auc(cols[n][m], y[m]):.3f}" for n in cols)
