@@ -6,7 +6,8 @@ The per-card danger (``Knowledge.danger``) and the learned model
 (``gin.ai.danger``) read each clue of the opponent on its own, card by card.
 They cannot say *which* pair among several it holds: that is a property of
 the whole hand.  So here each sample is a whole hand (the opponent's known
-cards and hidden ones drawn uniformly from the unseen), and the deal is
+cards and hidden ones drawn from the unseen in proportion to hard's belief,
+``Knowledge.opp_prob``, or uniformly with ``PROPOSAL = 0``), and the deal is
 replayed backwards over it, clue by clue, to the hand it held at each one:
 
 - undoing a **discard** puts the card back (it was in the hand then);
@@ -23,14 +24,18 @@ replayed backwards over it, clue by clue, to the hand it held at each one:
   rules).
 
 The danger of a card is then the weighed share of the samples in which the
-hand holds a pair that the card completes, smoothed toward today's danger.
+hand holds a pair that the card completes, smoothed toward today's danger
+(``PRIOR`` effective samples).  With the belief as the proposal and the
+replay's weights not divided by it, the estimate is the product of the two
+(the belief's per-card factors and the replay's joint constraints): measured
+better than the replay over uniform hands (bench/README.md, issue 34).
 
 A function of the view only: it reads ``Knowledge`` (the hand, the pile, the
 opponent's known cards and its public clues), never the seed, the stock or the
 opponent's cards.  The samples are drawn by a generator seeded from a digest
 of that public position, so the same view always gives the same danger, in
-CPython and in Pyodide (``random.Random`` seeded by an integer, and
-``randrange`` only).
+CPython and in Pyodide (``random.Random`` seeded by an integer; ``random``
+and ``randrange`` only, and no libm function).
 """
 
 from __future__ import annotations
@@ -43,7 +48,7 @@ from .knowledge import POINTS, Knowledge, bits
 __all__ = ["Sampled", "PAIR_MASKS", "NEAR_MASK", "position_key"]
 
 #: Samples per decision.
-N = 160
+N = 600
 #: Weights of a sample per clue it contradicts (fitted on positions of hard0
 #: against the pool, bench/tune/tune_danger.py sampler).
 F_REFUSED = 0.15
@@ -59,7 +64,7 @@ F_REFUSED_NEAR = 1.0
 F_HIGHER = 1.0
 #: 1: draw the hidden cards in proportion to hard's belief (``Knowledge.opp_prob``)
 #: rather than uniformly.
-PROPOSAL = 0
+PROPOSAL = 1
 #: Today's danger counts as this many effective samples (it breaks ties and
 #: steadies the estimate when few samples fit).
 PRIOR = 4.0
@@ -128,18 +133,30 @@ class Sampled:
         # the clues, newest first, with the opponent's stock draws before each
         clues = list(reversed(k.opp_clues))
         now = k.opp_draws
-        if PROPOSAL:
-            prob = k.opp_prob()
-            inverse = [1.0 / max(prob[x], 1e-6) for x in unseen]
+        prob = k.opp_prob()
+        belief = [max(prob[x], 1e-6) for x in unseen]
+        total = sum(belief)
         held: list[int] = []
         weight: list[float] = []
         for _ in range(self.n):
             hand = known
             if PROPOSAL:
-                # weighted, without replacement: the `hidden` largest of u ** (1 / w)
-                keys = sorted(((rng.random() ** inv, x) for x, inv in zip(unseen, inverse)), reverse=True)
-                for _, x in keys[:hidden]:
-                    hand |= 1 << x
+                # weighted, without replacement, by additions and comparisons only
+                # (no libm function: the same draws in CPython and Pyodide)
+                pool = unseen[:]
+                ws = belief[:]
+                left = total
+                last = len(pool) - 1
+                for _j in range(hidden):
+                    r = rng.random() * left
+                    i = 0
+                    while i < last and r >= ws[i]:
+                        r -= ws[i]
+                        i += 1
+                    hand |= 1 << pool[i]
+                    left -= ws[i]
+                    pool[i], ws[i] = pool[last], ws[last]
+                    last -= 1
             else:
                 pool = unseen[:]
                 for j in range(hidden):  # a partial shuffle: the first `hidden` of a random order
