@@ -49,8 +49,8 @@ __all__ = ["Sampled", "PAIR_MASKS", "NEAR_MASK", "position_key"]
 
 #: Samples per decision.
 N = 600
-#: Weights of a sample per clue it contradicts (fitted on positions of hard0
-#: against the pool, bench/tune/tune_danger.py sampler).
+#: Weights of a sample per clue it contradicts (chosen by hand; stronger and
+#: weaker ones measured no better: bench/README.md, issue 34).
 F_REFUSED = 0.15
 F_DISCARD = 0.2
 F_PICK_PAIR = 0.6
