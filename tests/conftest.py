@@ -4,9 +4,18 @@ Tests go to whichever worker is free, one by one, except that a test using a
 module- or class-scoped fixture joins its module's group (the module runs on one
 worker, so the fixture is made once: the positions of tests/test_ai.py, the
 engines of tests/e2e/test_engines.py). `-n 0` runs everything in this process.
+
+The browser tests marked `alone` (tests/e2e/conftest.py) stop every other browser
+test while they run; they form one group of their own, handed out first, and the
+CPython tests come next: while one worker runs the `alone` tests one after another,
+the other runs the CPython tests instead of waiting on a browser test. The other
+browser tests come last, their groups first (xdist's own reordering by group size
+is off: `--no-loadscope-reorder`).
 """
 
 from __future__ import annotations
+
+import collections
 
 import pytest
 
@@ -27,5 +36,24 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if not config.pluginmanager.has_plugin("xdist"):  # its marks mean nothing without it
         return
     for item in items:
-        if shares_a_fixture(item) and not item.get_closest_marker("xdist_group"):
+        if item.get_closest_marker("alone") and not item.get_closest_marker("xdist_group"):
+            item.add_marker(pytest.mark.xdist_group("alone"))
+        elif shares_a_fixture(item) and not item.get_closest_marker("xdist_group"):
             item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
+    sizes = collections.Counter(map(_group, items))
+    # stable: tests of the same turn and size keep their collection order
+    items[:] = sorted(items, key=lambda item: (_turn(item), -sizes[_group(item)] if _group(item) else 0))
+
+
+def _group(item: pytest.Item) -> str | None:
+    mark = item.get_closest_marker("xdist_group")
+    return (mark.args[0] if mark.args else mark.kwargs.get("name")) if mark else None
+
+
+def _turn(item: pytest.Item) -> int:
+    """When a test is handed out: the `alone` group, the CPython tests (their groups first, the
+    largest first), then the other browser tests (the same)."""
+    if item.get_closest_marker("alone"):
+        return 0
+    browser = "e2e" in item.path.parts
+    return 1 + 2 * browser + (_group(item) is None)

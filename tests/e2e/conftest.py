@@ -4,11 +4,16 @@ Fixtures (reuse them in tests/e2e/test_*.py):
   server        session-wide `build.py serve` of dist/ on a free port (.url, .port, .stop())
   make_server   make_server(directory=None): a private server (its own origin, so its own
                 service worker), of dist/ or of another directory
-  browser       session-wide Chromium (CHROMIUM env var), one new context per test
+  browser       session-wide Chromium (CHROMIUM env var)
   context       a fresh browser context with the request guard; fails the test if any
                 request goes to a host other than 127.0.0.1 (context.requests lists all)
-  page          a page in that context; page errors and console errors are collected
-                (page.errors) and fail the test
+  page          a page; page errors and console errors are collected (page.errors) and
+                fail the test. In the fresh `context` (a first visit) when the test asks for
+                `context` or `make_server` or is marked `first_visit`; otherwise in the
+                worker's `returning` context (a repeat visit: the service worker in control,
+                the build in its cache; the player's storage wiped between tests), with the
+                same request guard
+  returning     session-wide ReturningVisitor: the warm context `page` uses
   open_app      open_app(page, url=None, hash="", settings={"speed": "instant"}) navigates
                 and waits for window.ginReady; returns its value
   wait_idle     wait_idle(page): until queued engine calls and computer turns are done
@@ -34,6 +39,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import functools
+import inspect
 import json
 import os
 import re
@@ -211,8 +217,14 @@ def guard_context(ctx):
             route.continue_()
 
     ctx.on("request", record)
-    ctx.route("**/*", guard)
+    # Only what may be foreign is routed: a local request goes on inside Playwright's driver
+    # instead of waiting for this process to answer it (a round trip each, ~200 per boot).
+    ctx.route(_MAYBE_FOREIGN, guard)
     return ctx
+
+
+# Every http(s)/ws(s) URL whose host is not 127.0.0.1 (the guard's _is_foreign decides).
+_MAYBE_FOREIGN = re.compile(r"^(?!(?:https?|wss?)://127\.0\.0\.1[:/])(?:https?|wss?):", re.IGNORECASE)
 
 
 def watch_errors(pg):
@@ -232,12 +244,170 @@ def context(browser):
     assert not foreign, f"requests to other hosts: {foreign}"
 
 
-@pytest.fixture
-def page(context):
-    pg = watch_errors(context.new_page())
-    yield pg
+def _page_errors(pg) -> None:
     errors = [e for e in pg.errors if not getattr(pg, "expect_errors", False)]
     assert not errors, "\n".join(errors)
+
+
+@pytest.fixture
+def page(request):
+    """A page of a fresh context (the `context` fixture) when the test asks for that context,
+    for a server of its own (`make_server`) or is marked `first_visit`; otherwise a new page of
+    this worker's returning visitor (`returning`), whose boot is a repeat visit's."""
+    if _wants_a_fresh_context(request):
+        pg = watch_errors(request.getfixturevalue("context").new_page())
+        yield pg
+        _page_errors(pg)
+        return
+    visitor = request.getfixturevalue("returning")
+    pg = watch_errors(visitor.start())
+    try:
+        yield pg
+    finally:
+        visitor.end()
+    _page_errors(pg)
+
+
+def _wants_a_fresh_context(request) -> bool:
+    """The test asks for the context or a server of its own, is marked `first_visit`, or routes
+    requests itself (a service worker in control answers a page's requests before any route)."""
+    names = request.fixturenames
+    if "context" in names or "make_server" in names or request.node.get_closest_marker("first_visit"):
+        return True
+    try:
+        source = inspect.getsource(request.function)
+    except (OSError, TypeError):
+        return True
+    return ".route(" in source
+
+
+# --- the returning visitor: one warm context per worker ---------------------------------------
+#
+# A new context is a first visit: no service worker, an empty Cache Storage, so every boot
+# fetches and decodes the snapshot and, once playable, the service worker precaches the whole
+# build (every file fetched and hashed) while the test runs. A test that is not about the first
+# visit gets a page of a context that has made its first visit once: the service worker in
+# control and the build in its cache, so the page boots as a player's second visit does.
+# Between two tests everything the page keeps for the player is wiped (local and session
+# storage, IndexedDB, cookies); the service worker's registration and Cache Storage stay, and
+# are checked unchanged after each test (a test that changed them leaves for a new context).
+
+
+class ReturningVisitor:
+    """A context (with the request guard) on `server` that has made its first visit."""
+
+    def __init__(self, browser, server) -> None:
+        self.browser, self.server = browser, server
+        self.context = None
+        self.caches = None
+
+    def _first_visit(self) -> None:
+        ctx = guard_context(self.browser.new_context(locale="es-ES"))
+        pg = ctx.new_page()
+        pg.goto(self.server.url)
+        _wait_ready(pg)
+        snapshot = json.loads((DIST / "manifest.json").read_text())["snapshot"]["raw_url"].rsplit("/", 1)[-1]
+        assert pg.evaluate(_SNAPSHOT_CACHED, snapshot), "the service worker did not cache the build within 120 s"
+        pg.close()
+        self.context = ctx
+        self.caches = self._wipe()
+        assert self.caches and not ctx.foreign, (self.caches, ctx.foreign)
+
+    def start(self):
+        if self.context is None:
+            self._first_visit()
+        self.context.requests.clear()
+        self.context.foreign.clear()
+        pg = self.context.new_page()
+        pg.route = _no_route  # a route the service worker would bypass: say so, not pass by luck
+        return pg
+
+    def end(self) -> None:
+        """Close the test's pages, wipe what they kept; a changed service worker cache or a
+        request to another host ends this context (the next test makes a new first visit)."""
+        ctx = self.context
+        for pg in list(ctx.pages):
+            pg.close()
+        foreign = list(ctx.foreign)
+        # Another origin visited (a server the test started): its service worker and storage
+        # are neither wiped nor checked, and its port may come back.
+        elsewhere = any(urlsplit(u).scheme in ("http", "https") and urlsplit(u).port != self.server.port for u in ctx.requests)
+        try:
+            same = self._wipe() == self.caches
+        except Exception:
+            same = False
+        if not same or foreign or elsewhere:
+            ctx.close()
+            self.context = None
+        assert not foreign, f"requests to other hosts: {foreign}"
+
+    def _wipe(self) -> dict | None:
+        """Wipe the player's storage of the origin; its Cache Storage (every cache's entries,
+        URL and headers), or None if something is left."""
+        pg = self.context.new_page()
+        try:
+            pg.goto(self.server.url + "app.webmanifest")  # a small file: any page of the origin
+            return pg.evaluate(_WIPE)
+        finally:
+            pg.close()
+
+    def close(self) -> None:
+        if self.context is not None:
+            self.context.close()
+            self.context = None
+
+
+def _no_route(*args, **kwargs):
+    raise AssertionError("page.route() on the returning visitor's page, whose service worker answers before any "
+                         "route: mark the test first_visit (tests/e2e/conftest.py)")
+
+
+# Wipes the player's storage of the page's origin (local storage, IndexedDB, cookies; the
+# session storage is the page's own); then Cache Storage, every cache's entries (URL and
+# headers), or null if something was left.
+_WIPE = """async () => {
+    localStorage.clear();
+    for (const cookie of document.cookie.split(";")) {
+      if (cookie.trim()) document.cookie = cookie.split("=")[0].trim() + "=; max-age=0; path=/";
+    }
+    for (const { name } of await indexedDB.databases()) {
+      await new Promise((ok, no) => {
+        const q = indexedDB.deleteDatabase(name);
+        q.onsuccess = ok; q.onerror = () => no(q.error); q.onblocked = () => no(new Error("blocked: " + name));
+      });
+    }
+    if (localStorage.length || document.cookie || (await indexedDB.databases()).length) return null;
+    const out = {};
+    for (const name of (await caches.keys()).sort()) {
+      const cache = await caches.open(name);
+      out[name] = await Promise.all((await cache.keys()).map(async (request) =>
+        [request.url, [...(await cache.match(request)).headers].map((h) => h.join(": ")).sort()]));
+    }
+    return out;
+  }"""
+# Until the service worker controls the page and has the snapshot in its cache (its install,
+# the whole build's precache, is over by then); false after 120 s.
+_SNAPSHOT_CACHED = """async (name) => {
+    const end = performance.now() + 120000;
+    while (performance.now() < end) {
+      if (navigator.serviceWorker.controller) {
+        for (const key of await caches.keys()) {
+          const urls = (await (await caches.open(key)).keys()).map((r) => r.url);
+          if (urls.some((u) => u.endsWith("/snapshot/" + name))) return true;
+        }
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    return false;
+  }"""
+
+
+@pytest.fixture(scope="session")
+def returning(browser, server, dist):
+    """This worker's ReturningVisitor (its first visit made on first use)."""
+    visitor = ReturningVisitor(browser, server)
+    yield visitor
+    visitor.close()
 
 
 @pytest.fixture

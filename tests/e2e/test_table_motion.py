@@ -10,7 +10,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import _is_foreign
+from conftest import _MAYBE_FOREIGN, _is_foreign
 from test_table import button, settle, setup, ui
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -213,7 +213,7 @@ def test_record_one_deal(browser, open_app, size, tmp_path):
         pytest.fail("no ffmpeg for Playwright's video: run the tests through `python3 build.py test`")
     viewport = {"width": size[0], "height": size[1]}
     ctx = browser.new_context(locale="es-ES", viewport=viewport, record_video_dir=str(tmp_path), record_video_size=viewport)
-    ctx.route("**/*", lambda route: route.abort() if _is_foreign(route.request.url) else route.continue_())
+    ctx.route(_MAYBE_FOREIGN, lambda route: route.abort() if _is_foreign(route.request.url) else route.continue_())
     page = ctx.new_page()
     page.emulate_media(reduced_motion="no-preference")
     open_app(page, hash="#seed=TEST-0001", settings={**MOVING, "speed": "slow"})
@@ -430,7 +430,7 @@ def test_a_card_dropped_on_the_pile_flies_from_the_drop_point(page, open_app):
 
 def test_a_touch_drag_reorders_the_hand(browser, open_app):
     ctx = browser.new_context(locale="es-ES", viewport={"width": 390, "height": 844}, has_touch=True)
-    ctx.route("**/*", lambda route: route.abort() if _is_foreign(route.request.url) else route.continue_())
+    ctx.route(_MAYBE_FOREIGN, lambda route: route.abort() if _is_foreign(route.request.url) else route.continue_())
     page = ctx.new_page()
     try:
         page.emulate_media(reduced_motion="reduce")
