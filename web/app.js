@@ -76,6 +76,7 @@ const state = {
     dailyOffer: null,
     shared: null,
     focus: null,
+    waking: false, // the table drawn is the saved one, the engine not up yet (play/controller.js wake)
   },
 };
 
@@ -240,9 +241,9 @@ window.ginApp = {
     return notices.told();
   },
   get ui() {
-    const { selected, panel, menuOpen, knock, result, hintTarget } = state.ui;
+    const { selected, panel, menuOpen, knock, result, hintTarget, waking } = state.ui;
     const message = state.ui.message && { ...state.ui.message, text: state.ui.message.text(state.t) };
-    return JSON.parse(JSON.stringify({ selected, panel, menuOpen, knock, result, message, hintTarget }));
+    return JSON.parse(JSON.stringify({ selected, panel, menuOpen, knock, result, message, hintTarget, waking }));
   },
   // Ready for the player: the engine's work done, the coach quiet and the
   // deal landed (a tap while it lands only lands it: table/input.js).
