@@ -209,3 +209,61 @@ def test_a_first_visit_shows_the_tables_frame_from_the_first_paint(browser, tab,
     view = release(tab, held)
     assert len(view["hand"]) == 10 and len(hand_cards(tab)) == 10
     assert tab.locator(".frame").count() == 0
+
+
+@pytest.fixture(scope="module")
+def before_computer_ends_deal():
+    """A match saved just before the computer's moves that end its first deal."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parent / "saves"))
+    import make_saves
+
+    def human(view):
+        return make_saves.least_deadwood(view, knock=False)
+
+    for i in range(1, 200):
+        match = make_saves.new(f"DEAL-{i:04d}", "traditional")
+        before = None
+        while not match.results:
+            before = match.to_save() if match.to_act == 1 else None
+            make_saves.step(match, human)
+        if before and match.view(0)["history"][-1]["knocker"] == 1:
+            return before
+    raise LookupError("no deal ended by the computer")
+
+
+# Before the page's scripts: a frame counter, and the frame of the first change of the page made
+# once the state says "deal" and of the first with the deal result panel in it.
+DEAL_END_PROBE = r"""(() => {
+  const p = window.__dealEnd = { frame: 0, stateFrame: null, panelFrame: null, panelWithState: null };
+  const tick = () => { p.frame++; requestAnimationFrame(tick); };
+  requestAnimationFrame(tick);
+  new MutationObserver(() => {
+    const app = window.ginApp;
+    if (!app || p.panelFrame !== null) return;
+    const panel = document.querySelector('.panel.deal') !== null;
+    if (app.ui.panel === 'deal' && p.stateFrame === null) { p.stateFrame = p.frame; p.panelWithState = panel; }
+    if (panel) p.panelFrame = p.frame;
+  }).observe(document, { subtree: true, childList: true });
+})();"""
+
+
+def test_the_deal_result_panel_is_built_after_the_frame_that_ends_the_deal(ctx, tab, open_app, before_computer_ends_deal):
+    from test_table_more import MATCH_KEY, put_in_storage
+
+    save = before_computer_ends_deal
+    put_in_storage(ctx, {MATCH_KEY: save})
+    ctx.add_init_script(DEAL_END_PROBE)
+    tab.emulate_media(reduced_motion="no-preference")
+    open_app(tab, hash=f"#seed={save['seed']}", settings={"speed": "fast", "level": "easy"})
+    panel = tab.locator(".panel.deal")
+    panel.wait_for(timeout=30_000)
+    probe = tab.evaluate("window.__dealEnd")
+    # The render that ends the deal shows the table without the panel; the panel comes in a later frame.
+    assert probe["stateFrame"] is not None and probe["panelWithState"] is False, probe
+    assert probe["panelFrame"] > probe["stateFrame"], probe
+    assert panel.get_by_role("button", name="Siguiente").is_visible()
+    tab.evaluate("window.ginApp.idle()")
+    assert tab.evaluate("document.activeElement.dataset.intent") == "next"  # the focus the panel asked for
