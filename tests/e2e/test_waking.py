@@ -77,9 +77,9 @@ def reload_held(page):
 
 def release(page, held):
     """Let the worker's script through; the page then boots and opens the match."""
-    page.unroute("**/worker.js")
     for route in held:
         route.continue_()
+    page.unroute("**/worker.js")
     _wait_ready(page)
     return settle(page)
 
