@@ -98,7 +98,9 @@ def test_a_reload_draws_the_saved_table_at_once_and_plays_a_queued_draw_once(tab
     assert scores(tab) == points
     assert tab.get_by_role("status").filter(has_text="Despertando el juego…").count() == 1
     ARTIFACTS.mkdir(exist_ok=True)
-    tab.screenshot(path=str(ARTIFACTS / f"waking-{PHONE[0]}x{PHONE[1]}.png"))
+    for size in ((844, 390), (1280, 800), PHONE):
+        tab.set_viewport_size({"width": size[0], "height": size[1]})
+        tab.screenshot(path=str(ARTIFACTS / f"waking-{size[0]}x{size[1]}.png"))
     # Selecting works at once; a draw is queued (said so), a second tap queues nothing more.
     card = hand[0]
     tab.locator(f'.hand [data-card="{card}"]').click(position={"x": 8, "y": 20})
