@@ -254,7 +254,9 @@ function resetUi(ctrl, acknowledged = Infinity) {
     duplicate: null,
     opened: (state.ui.opened || 0) + 1, // a deal on the table now is dealt anew (table/motion.js, table/cues.js)
   });
-  if (pending) replayByHard(ctrl);
+  // Not while the saved table waits for the engine: an extra engine would
+  // compete with the page's own boot (wakeUp asks once the match is open).
+  if (pending && !state.ui.waking) replayByHard(ctrl);
 }
 
 // Difícil with your cards on the deal result just shown (play/luck.js), on
@@ -755,11 +757,11 @@ function wakeUp(ctrl, drawn) {
   if (!state.ui.waking) return;
   state.ui.waking = false;
   ctrl.wakeAgreed = Boolean(woke && drawn && state.view && JSON.stringify(state.view) === woke.json);
-  if (!ctrl.wakeAgreed) return;
   const pending = state.ui.panel === "deal" && state.ui.result;
-  Object.assign(state.ui, drawn, { opened: woke.opened });
+  if (ctrl.wakeAgreed) Object.assign(state.ui, drawn, { opened: woke.opened });
   // "Siguiente" pressed while waking could not be written then (the tab did not hold the match yet).
   if (pending && state.ui.panel !== "deal") acknowledge(ctrl, pending.number);
+  else if (pending) replayByHard(ctrl);
 }
 
 // A move that needs the engine. While waking it is queued: one at a time,
