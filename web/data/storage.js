@@ -426,7 +426,7 @@ function readUi(store) {
 
 // --- the table last shown (issue 33) ------------------------------------------------
 
-// The version of KEYS.shown's value this build reads and writes.
+// The version of KEYS.shown's value this build reads and writes (formats.js lists it).
 export const SHOWN_VERSION = 1;
 // A view longer than this is not kept (a real one is a few kilobytes).
 export const MAX_SHOWN_CHARS = 200_000;
@@ -443,7 +443,10 @@ function writeShown(store, seed, actions, view) {
     return false;
   }
   if (text.length > MAX_SHOWN_CHARS) return false;
-  return write(store, KEYS.shown, text);
+  // Not write(): a copy must never drop a kept replay for room, nor make
+  // the page say it cannot save when the save itself was written.
+  if (!store.backend || !store.owns() || newerStored(store, KEYS.shown)) return false;
+  return tryWrite(store, KEYS.shown, text);
 }
 
 // {seed, actions, view} or null. An unreadable, foreign or malformed copy
