@@ -76,6 +76,7 @@ const state = {
     dailyOffer: null,
     shared: null,
     focus: null,
+    waking: false, // the table drawn is the saved one, the engine not up yet (play/controller.js wake)
   },
 };
 
@@ -83,6 +84,19 @@ let resolveReady;
 window.ginReady = new Promise((resolve) => {
   resolveReady = resolve;
 });
+// For the boot bench (issue 33): the player's hand first on screen, every
+// card of it landed (the saved table's at once, or the first deal's):
+// {at: ms since navigation, waking: drawn before the engine was up}.
+const handShown = { noted: false, resolve: null };
+window.ginHand = new Promise((resolve) => {
+  handShown.resolve = resolve;
+});
+function noteHand() {
+  if (handShown.noted || !state.view || !root.querySelector(".hand .hand-card")) return;
+  handShown.noted = true;
+  const waking = state.ui.waking;
+  motion.landed().then(() => requestAnimationFrame(() => handShown.resolve({ at: performance.now(), waking })));
+}
 
 function setLanguage(lang) {
   state.lang = pickLanguage(lang);
@@ -138,6 +152,43 @@ function renderBusy() {
   if (table && state.view) table.setAttribute("aria-busy", String(state.busy && state.view.to_act === 1));
 }
 
+// The deal's end (issue 33): the deal result panel is built in a task of its
+// own, one frame after the render that shows the move that ended the deal,
+// and its showdown animation starts then; a phone paid both in one long
+// frame. Only when it animates (instant and reduced motion build it at once).
+const dealEnd = {
+  held: null, // "seed:deal:opened" of the result whose panel waits for its task
+  built: null, // the same of the last result panel built
+  done: Promise.resolve(), // settles once the held panel is built (ginApp.idle)
+};
+
+// True while the panel of a result just shown waits for its own task.
+function holdDealResult(speed) {
+  const { ui, view } = state;
+  if (ui.panel !== "deal" || !ui.result || !view) return false;
+  const key = `${view.seed}:${ui.result.number}:${ui.opened || 0}`;
+  const animated = speed > 0 && state.boot.stage === "ready" && !matchMedia("(prefers-reduced-motion: reduce)").matches;
+  if (key === dealEnd.built || !animated) {
+    dealEnd.built = key;
+    return false;
+  }
+  if (dealEnd.held === key) return true;
+  dealEnd.held = key;
+  dealEnd.done = new Promise((resolve) => {
+    requestAnimationFrame(() =>
+      setTimeout(() => {
+        if (dealEnd.held === key) {
+          dealEnd.held = null;
+          dealEnd.built = key;
+          render();
+        }
+        resolve();
+      }, 0),
+    );
+  });
+  return true;
+}
+
 // The one render funnel: the page from the current view and UI state, the
 // motion from where the cards were to where they are. render("busy"): only
 // the busy mark changed (controller.runTask, before the engine answers);
@@ -164,8 +215,10 @@ function render(mode = "full") {
   root.dataset.toAct = state.view && state.view.to_act !== null ? String(state.view.to_act) : "";
   root.style.setProperty("--anim", `${speed}ms`);
   const message = state.ui.message && { ...state.ui.message, text: state.ui.message.text(state.t) };
+  const held = holdDealResult(speed);
+  const shownUi = held ? { ...state.ui, panel: null, focus: null } : state.ui;
   renderPage(root, state.view, {
-    ...state.ui,
+    ...shownUi,
     message,
     t: state.t,
     lang: state.lang,
@@ -175,14 +228,15 @@ function render(mode = "full") {
     settings: state.settings,
     canSave: storage.writable,
   });
-  motion.animate(state.view, state.ui, state.boot.stage === "ready" ? speed : 0);
+  motion.animate(state.view, shownUi, state.boot.stage === "ready" ? speed : 0);
   notices.shown(placeNotices(root));
   if (state.boot.stage === "ready") feedback.shown(state.view, state.ui);
-  // Focus requests play once, on the render right after.
-  state.ui.focus = null;
+  // Focus requests play once, on the render right after (a held panel's, when it is built).
+  if (!held) state.ui.focus = null;
   controller.keepUi();
   shown = shownFrom();
   tutorial.tick();
+  noteHand();
 }
 
 const controller = createController({
@@ -240,9 +294,9 @@ window.ginApp = {
     return notices.told();
   },
   get ui() {
-    const { selected, panel, menuOpen, knock, result, hintTarget } = state.ui;
+    const { selected, panel, menuOpen, knock, result, hintTarget, waking } = state.ui;
     const message = state.ui.message && { ...state.ui.message, text: state.ui.message.text(state.t) };
-    return JSON.parse(JSON.stringify({ selected, panel, menuOpen, knock, result, message, hintTarget }));
+    return JSON.parse(JSON.stringify({ selected, panel, menuOpen, knock, result, message, hintTarget, waking }));
   },
   // Ready for the player: the engine's work done, the coach quiet and the
   // deal landed (a tap while it lands only lands it: table/input.js).
@@ -251,6 +305,7 @@ window.ginApp = {
       .idle()
       .then(coachIdle)
       .then(() => motion.landed())
+      .then(() => dealEnd.done)
       .then(() => (state.busy ? new Promise((r) => setTimeout(r, 20)).then(() => window.ginApp.idle()) : undefined)),
 };
 

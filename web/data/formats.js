@@ -19,6 +19,7 @@ import { KEYS } from "./keys.js";
 export const OBJECT_VERSIONS = Object.freeze({
   [KEYS.totals]: 1, // finished.js emptyTotals
   [KEYS.duplicate]: 1, // duplicates.js DUPLICATE_VERSION
+  [KEYS.shown]: 1, // storage.js SHOWN_VERSION: the table last shown (issue 33)
 });
 
 // True when `value` (a parsed stored object) is of a format newer than

@@ -9,6 +9,7 @@ export const KEYS = Object.freeze({
   settings: "gin.settings.v1", // language, level, speed, sort...
   acknowledged: "gin.acknowledged.v1", // {seed, deal}: the last deal result the player closed
   ui: "gin.ui.v1", // {seed, actions, selected, order, knock}: the selection, the hand order, an open knock panel
+  shown: "gin.shown.v1", // {version, seed, actions, view}: the table last shown for the save, drawn before the engine is up (issue 33)
   finished: "gin.finished.v1", // [{at, save}]: the last 50 finished matches, oldest first (finished.js)
   records: "gin.records.v2", // [line]: one per deal ever ended and per match ever finished (finished.js)
   cleared: "gin.cleared.v2", // [line id | {seed, actions, id}]: what "Borrar" cleared of the matches not finished then (finished.js)

@@ -101,6 +101,9 @@ export function createStorage(getBackend = undefined, getSession = undefined, lo
     writeAcknowledged: (seed, deal) => write(store, KEYS.acknowledged, JSON.stringify({ seed, deal })),
     readUi: () => readUi(store),
     writeUi: (value) => write(store, KEYS.ui, JSON.stringify(value)),
+    // The table last shown for the save (issue 33): {seed, actions, view}, or null.
+    readShown: () => readShown(store),
+    writeShown: (seed, actions, view) => writeShown(store, seed, actions, view),
     // Any JSON value under one of KEYS; null when missing or unreadable.
     readJson: (key) => readJsonText(store.backend, key),
     // The same, but a value there that cannot be read or fails `check` is
@@ -125,7 +128,7 @@ export function createStorage(getBackend = undefined, getSession = undefined, lo
 
 // The keys of the match in progress are written only by the tab that owns
 // it (tabs.js); the collections merge what is stored, so any tab may.
-const GUARDED = new Set([KEYS.match, KEYS.ui, KEYS.acknowledged, KEYS.open]);
+const GUARDED = new Set([KEYS.match, KEYS.ui, KEYS.acknowledged, KEYS.open, KEYS.shown]);
 
 const read = (store, key) => readText(store.backend, key);
 
@@ -419,4 +422,58 @@ function readAcknowledged(store, seed) {
 function readUi(store) {
   const value = readJsonText(store.backend, KEYS.ui);
   return value && typeof value === "object" && !Array.isArray(value) ? value : null;
+}
+
+// --- the table last shown (issue 33) ------------------------------------------------
+
+// The version of KEYS.shown's value this build reads and writes (formats.js lists it).
+export const SHOWN_VERSION = 1;
+// A view longer than this is not kept (a real one is a few kilobytes).
+export const MAX_SHOWN_CHARS = 200_000;
+
+// The view the engine last gave for the save of `seed` after `actions`
+// moves, kept so the next visit draws the table before the engine is up.
+// Written only by the tab that owns the match (GUARDED); only a copy of
+// what the save already holds, so a failed write is nothing lost.
+function writeShown(store, seed, actions, view) {
+  let text;
+  try {
+    text = JSON.stringify({ version: SHOWN_VERSION, seed: String(seed), actions, view });
+  } catch {
+    return false;
+  }
+  if (text.length > MAX_SHOWN_CHARS) return false;
+  // Not write(): a copy must never drop a kept replay for room, nor make
+  // the page say it cannot save when the save itself was written.
+  if (!store.backend || !store.owns() || newerStored(store, KEYS.shown)) return false;
+  return tryWrite(store, KEYS.shown, text);
+}
+
+// {seed, actions, view} or null. An unreadable, foreign or malformed copy
+// is ignored (it is derived from the save and rewritten at the next move);
+// it is never trusted over the save: the caller checks it names the save's
+// seed and number of moves.
+function readShown(store) {
+  const raw = read(store, KEYS.shown);
+  if (raw === null || raw.length > MAX_SHOWN_CHARS || jsonDepth(raw) > MAX_SAVE_DEPTH) return null;
+  let value;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    return null;
+  }
+  if (!value || value.version !== SHOWN_VERSION || typeof value.seed !== "string" || !Number.isInteger(value.actions)) return null;
+  return shownViewOk(value.view, value.seed) ? { seed: value.seed, actions: value.actions, view: value.view } : null;
+}
+
+const strings = (list) => Array.isArray(list) && list.every((c) => typeof c === "string");
+
+// Enough of a view for the table to be drawn from it (table/render.js reads
+// these fields without checking them).
+function shownViewOk(view, seed) {
+  if (!view || typeof view !== "object" || Array.isArray(view) || String(view.seed) !== seed) return false;
+  if (!strings(view.hand) || !strings(view.discard) || !Array.isArray(view.history) || !Array.isArray(view.events)) return false;
+  if (!Array.isArray(view.legal) || typeof view.phase !== "string" || !view.rules || typeof view.rules !== "object") return false;
+  if (!Array.isArray(view.scores) || !view.opponent || !Number.isInteger(view.opponent.count)) return false;
+  return Number.isInteger(view.deal_number) && (view.to_act === 0 || view.to_act === 1 || view.to_act === null);
 }

@@ -62,6 +62,11 @@ export function createController({ state, storage, render, announce, notify, onR
     linkAsked: null, // a link to ask about once the table is up (start): {seed, rules, elsewhere}
     pendingStep: null, // {mine, before, answer}: the computer's step asked of the engine, not shown yet
     restart: null, // the engine's replacement under way (engineDied)
+    // The table before the engine (issue 33): {json, opened} of the saved
+    // view drawn while the engine starts, until the engine's view replaces it.
+    waking: null,
+    wakeAgreed: false, // the engine's view was the one drawn while waking (a queued move may play)
+    queued: null, // the move asked while waking, until it is played or refused (moveTask)
   };
   // Engine calls outside the match's queue, since they never touch the current match.
   ctrl.finished = createFinished(storage, (method, params) => ctrl.engine.call(method, params));
@@ -71,6 +76,8 @@ export function createController({ state, storage, render, announce, notify, onR
   return {
     act: (action, after) => act(ctrl, action, after),
     runTask: (task) => runTask(ctrl, task),
+    // A move that needs the engine (a knock confirmed...): queued while waking.
+    moveTask: (task) => moveTask(ctrl, task),
     playOn: () => playOn(ctrl),
     accept: (result) => accept(ctrl, result),
     acknowledge: (number) => acknowledge(ctrl, number),
@@ -156,6 +163,7 @@ function persistMatch(ctrl, save) {
   // told once at start-up; another tab plays it; the guided deal is not kept
   if (!storage.available || guided(state) || !ctrl.tabs.owns()) return;
   if (!storage.writeMatch(save, Boolean(state.view && state.view.over))) ctrl.notify("storage.full", "warning");
+  else if (state.view && Array.isArray(save.actions)) storage.writeShown(save.seed, save.actions.length, state.view);
 }
 
 // Keep the URL naming the current match's seed, so a reload (or a shared
@@ -246,7 +254,9 @@ function resetUi(ctrl, acknowledged = Infinity) {
     duplicate: null,
     opened: (state.ui.opened || 0) + 1, // a deal on the table now is dealt anew (table/motion.js, table/cues.js)
   });
-  if (pending) replayByHard(ctrl);
+  // Not while the saved table waits for the engine: an extra engine would
+  // compete with the page's own boot (wakeUp asks once the match is open).
+  if (pending && !state.ui.waking) replayByHard(ctrl);
 }
 
 // Difícil with your cards on the deal result just shown (play/luck.js), on
@@ -581,8 +591,8 @@ function act(ctrl, action, after = () => {}) {
     if (state.view.to_act === 1) refuseLocally(ctrl, "not_your_turn");
     return;
   }
-  const before = state.view;
-  return runTask(ctrl, async () => {
+  return moveTask(ctrl, async () => {
+    const before = state.view;
     const coached = coaching(state);
     const result = await ctrl.engine.call("act", coached ? { action, coach: true } : { action });
     state.ui.message = null;
@@ -640,6 +650,7 @@ async function start(ctrl) {
   if (ctrl.engine) ctrl.engine.terminate();
   state.boot = { stage: "start", error: null };
   ctrl.render();
+  wake(ctrl);
   ctrl.engine = createEngine({
     onProgress(stage) {
       state.boot.stage = stage;
@@ -648,8 +659,17 @@ async function start(ctrl) {
     onDead: () => engineDied(ctrl),
   });
   try {
+    // The opening is first in the queue from the start, so a move asked
+    // while waking (moveTask) is played after it, on the engine's view.
+    const opened = enqueue(ctrl, async () => {
+      await ctrl.engine.ready;
+      const drawn = wokeUi(ctrl);
+      await openMatch(ctrl);
+      wakeUp(ctrl, drawn);
+    });
+    opened.catch(() => {}); // a failed start is told below
     const { timings } = await ctrl.engine.ready;
-    await enqueue(ctrl, () => openMatch(ctrl));
+    await opened;
     enqueue(ctrl, () => ctrl.finished.reconcile()).catch((err) => finishedFailed(ctrl, err));
     state.boot.stage = "ready";
     ctrl.render();
@@ -663,6 +683,7 @@ async function start(ctrl) {
     registerServiceWorker();
   } catch (err) {
     console.error(err);
+    unwake(ctrl); // the error screen, not a table that cannot play
     state.boot.error = { code: err.code || "boot_failed", stage: err.stage || state.boot.stage, detail: err.detail || String(err) };
     ctrl.render();
   }
@@ -672,4 +693,97 @@ async function start(ctrl) {
 function registerServiceWorker() {
   if (!("serviceWorker" in navigator)) return;
   navigator.serviceWorker.register("./sw.js").catch((err) => console.warn("service worker:", err));
+}
+
+// --- the table before the engine (issue 33) -----------------------------------------
+
+// A returning player's table, drawn at once from the view kept beside the
+// save (data/storage.js, KEYS.shown) while the engine starts: only when it
+// names the save's seed and number of moves, and the page opens that match
+// (no link to another). Input works on it (selection, arranging; a move is
+// queued: moveTask); the engine's view replaces it when the match is open.
+function wake(ctrl) {
+  const { state, storage } = ctrl;
+  if (state.view || guided(state)) return;
+  const stored = storage.readMatch();
+  if (stored.status !== "ok" || !Array.isArray(stored.save.actions)) return;
+  const seed = normalizeSeed(String(stored.save.seed));
+  const wanted = seedFromHash(location.hash);
+  if (!seed || (wanted && wanted !== seed)) return;
+  const shown = storage.readShown();
+  if (!shown || shown.seed !== String(stored.save.seed) || shown.actions !== stored.save.actions.length) return;
+  state.view = shown.view;
+  state.save = stored.save;
+  state.ui.waking = true;
+  try {
+    resetUi(ctrl, storage.readAcknowledged(shown.view.seed) ?? Infinity);
+    restoreUi(ctrl);
+    ctrl.render();
+  } catch (err) {
+    // A kept view the table cannot be drawn from never keeps the page from opening.
+    console.warn("saved table:", err);
+    unwake(ctrl);
+    ctrl.render();
+    return;
+  }
+  ctrl.waking = { json: JSON.stringify(shown.view), opened: state.ui.opened };
+}
+
+// The saved table goes (the start failed): the boot screen says why.
+function unwake(ctrl) {
+  if (!ctrl.state.ui.waking) return;
+  ctrl.state.ui.waking = false;
+  ctrl.waking = null;
+  ctrl.state.view = null;
+  ctrl.state.save = null;
+  resetUi(ctrl);
+}
+
+// What the player did on the saved table while it waited (taken just before
+// the engine's view replaces it).
+function wokeUi(ctrl) {
+  const { selected, order, panel, knock, result } = ctrl.state.ui;
+  return ctrl.waking ? { selected, order, panel, knock, result } : null;
+}
+
+// The engine's view is on the table. If it is the view drawn while waking,
+// what the player did meanwhile stays (selection, order, a panel opened or
+// closed) and the deal is not dealt again; if not, the engine's wins and a
+// queued move is refused (moveTask).
+function wakeUp(ctrl, drawn) {
+  const { state } = ctrl;
+  const woke = ctrl.waking;
+  ctrl.waking = null;
+  if (!state.ui.waking) return;
+  state.ui.waking = false;
+  ctrl.wakeAgreed = Boolean(woke && drawn && state.view && JSON.stringify(state.view) === woke.json);
+  const pending = state.ui.panel === "deal" && state.ui.result;
+  if (ctrl.wakeAgreed) Object.assign(state.ui, drawn, { opened: woke.opened });
+  // "Siguiente" pressed while waking could not be written then (the tab did not hold the match yet).
+  if (pending && state.ui.panel !== "deal") acknowledge(ctrl, pending.number);
+  else if (pending) replayByHard(ctrl);
+}
+
+// A move that needs the engine. While waking it is queued: one at a time,
+// said so at once, and played after the opening (the queue keeps the
+// order) only on the table it was chosen on, by the tab that plays the
+// match; else refused with a message. Never played twice: it leaves the
+// queue before it is played.
+function moveTask(ctrl, task) {
+  const { state } = ctrl;
+  if (!state.ui.waking) return runTask(ctrl, task);
+  if (!ctrl.queued) ctrl.queued = task;
+  setMessage(ctrl, "info", "waking_queued", (t) => t("waking.queued"));
+  ctrl.render();
+  if (ctrl.queued !== task) return undefined; // one move waits already
+  return runTask(ctrl, async () => {
+    ctrl.queued = null;
+    if (state.ui.waking) return; // the start failed: its error screen says so
+    if (!ctrl.wakeAgreed || !ctrl.tabs.owns()) {
+      setMessage(ctrl, "refusal", "waking_changed", refusalText(ctrl, "waking_changed"));
+      return;
+    }
+    if (state.ui.message && state.ui.message.code === "waking_queued") state.ui.message = null;
+    await task();
+  });
 }

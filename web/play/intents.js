@@ -148,8 +148,9 @@ function confirmKnock(ctx) {
   const draft = state.ui.knock;
   if (!draft || state.busy) return;
   const action = draft.type === "big_gin" ? { type: "big_gin", melds: draft.melds } : { type: "knock", card: draft.card, melds: draft.melds };
-  // On a refusal the panel stays open with the message.
-  controller.runTask(async () => {
+  // On a refusal the panel stays open with the message; while the engine
+  // wakes it is queued like any move (controller.moveTask).
+  controller.moveTask(async () => {
     const result = await controller.call("act", { action });
     state.ui.message = null;
     state.ui.hintTarget = null;

@@ -19,6 +19,7 @@ import { noticesSection } from "./notices.js";
 import { dailyBar, profileMark } from "./daily-views.js";
 import { limitText } from "../model/variants.js";
 import { applyLook, soundButton } from "./look-views.js";
+import { tableFrame, wakingMark } from "./waking-views.js";
 
 // A section built again only when what it is made from (`from`: everything
 // it reads) changed; else a bare stand-in of the same tag and data-static,
@@ -445,7 +446,7 @@ function bootPanel(ui) {
     "section",
     { class: "boot", "aria-busy": "true", dataset: { key: "boot" } },
     el("h1", { text: t("title") }),
-    el("div", { class: "boot-cards", "aria-hidden": "true" }, cardBack(), cardBack(), cardBack()),
+    tableFrame(), // the table before its first deal (issue 33)
     el("p", { class: "stage", text: t(`boot.${boot.stage}`) }),
     el("progress", { max: BOOT_STAGES.length - 1, value: step, "aria-label": t(`boot.${boot.stage}`) }),
   );
@@ -496,13 +497,14 @@ export function renderPage(root, view, ui) {
   root.dataset.speed = ui.settings.speed;
   root.dataset.panel = ui.panel || "";
   root.dataset.menu = String(Boolean(ui.menuOpen));
+  root.dataset.waking = String(Boolean(ui.waking));
 
   const children = [noticesSection(ui)];
   if (view) {
     const modal = Boolean(ui.panel) || ui.menuOpen;
     const page = el("div", { class: "page", dataset: { key: "page" } }, topBar(view, ui), table(view, ui));
     if (modal) page.setAttribute("inert", "");
-    children.push(page, overlay(view, ui), menuPanel(view, ui));
+    children.push(page, overlay(view, ui), menuPanel(view, ui), wakingMark(ui));
   } else {
     children.push(bootPanel(ui));
   }

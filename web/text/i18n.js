@@ -692,6 +692,10 @@ const DICT = {
     "btn.sound": "Sonido",
     "btn.sound_on": "Sonido activado: pulsa para silenciar",
     "btn.sound_off": "Sonido apagado: pulsa para oírlo",
+    // The table before the engine (issue 33).
+    "waking.mark": "Despertando el juego…",
+    "waking.queued": "Se jugará en cuanto el juego despierte.",
+    "error.waking_changed": "La mesa cambió al despertar el juego: esa jugada no se hizo.",
   },
   en: {
     title: "Gin Rummy",
@@ -1374,6 +1378,10 @@ const DICT = {
     "btn.sound": "Sound",
     "btn.sound_on": "Sound on: press to mute",
     "btn.sound_off": "Sound off: press to hear it",
+    // The table before the engine (issue 33).
+    "waking.mark": "Waking the game up…",
+    "waking.queued": "It will be played as soon as the game is awake.",
+    "error.waking_changed": "The table changed as the game woke up: that move was not played.",
   },
 };
 

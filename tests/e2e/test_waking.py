@@ -1,0 +1,271 @@
+"""The table before the engine (issue 33): a reload draws the table last shown (kept beside the
+save under gin.shown.v1) while the engine's worker is held back, marks it as waking up, queues a
+move asked meanwhile and plays it exactly once when the engine answers; a kept view that disagrees
+with the save gives way to the engine's (the queued move refused, visibly); an unreadable or stale
+one is ignored; a tab that does not own the match never writes it.
+
+The worker's script is held (page.route) so the engine cannot answer until the test lets it go;
+the service worker is blocked so that request always reaches the route."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import _wait_ready, guard_context, watch_errors
+from test_table import ARTIFACTS, button, hand_cards, settle
+
+SHOWN_KEY = "gin.shown.v1"
+SEED = "WAKE-0001"
+SETTINGS = {"speed": "instant", "level": "easy"}
+PHONE = (390, 844)
+QUEUED = "Se jugará en cuanto el juego despierte."
+CHANGED = "La mesa cambió al despertar el juego: esa jugada no se hizo."
+
+
+@pytest.fixture
+def ctx(browser):
+    c = guard_context(browser.new_context(locale="es-ES", service_workers="block"))
+    yield c
+    foreign = list(c.foreign)
+    c.close()
+    assert not foreign, f"requests to other hosts: {foreign}"
+
+
+@pytest.fixture
+def tab(ctx):
+    pg = watch_errors(ctx.new_page())
+    pg.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
+    pg.emulate_media(reduced_motion="reduce")
+    yield pg
+    assert not pg.errors, "\n".join(pg.errors)
+
+
+def to_draw(page, open_app):
+    """The match WAKE-0001 at the player's draw from the stock."""
+    open_app(page, hash=f"#seed={SEED}", settings=SETTINGS)
+    view = settle(page)
+    for _ in range(4):
+        if view["phase"] == "draw" and view["to_act"] == 0:
+            return view
+        button(page, "Pasar").click()
+        view = settle(page)
+    raise AssertionError(view["phase"])
+
+
+def stored(page, key=SHOWN_KEY):
+    raw = page.evaluate("(k) => localStorage.getItem(k)", key)
+    return json.loads(raw) if raw is not None else None
+
+
+def actions(page):
+    return len(page.evaluate("window.ginApp.save")["actions"])
+
+
+def scores(page):
+    return page.locator(".score-human").inner_text(), page.locator(".score-computer").inner_text()
+
+
+def reload_held(page):
+    """Reload with the engine's worker script held back; returns the held requests."""
+    held = []
+    page.route("**/worker.js", lambda route: held.append(route))
+    with page.expect_request("**/worker.js"):
+        page.reload()
+    return held
+
+
+def release(page, held):
+    """Let the worker's script through; the page then boots and opens the match."""
+    for route in held:
+        route.continue_()
+    page.unroute("**/worker.js")
+    _wait_ready(page)
+    return settle(page)
+
+
+def test_a_reload_draws_the_saved_table_at_once_and_plays_a_queued_draw_once(tab, open_app):
+    view = to_draw(tab, open_app)
+    hand, points, moves = hand_cards(tab), scores(tab), actions(tab)
+    kept = stored(tab)
+    assert kept["seed"] == SEED and kept["actions"] == moves and kept["view"]["hand"] == view["hand"]
+
+    held = reload_held(tab)
+    tab.locator("#app[data-waking=true] .table").wait_for()
+    # The same table as before the reload, the engine not up: the saved hand and scores, marked.
+    assert tab.locator("#app").get_attribute("data-boot") != "ready"
+    assert hand_cards(tab) == hand
+    assert scores(tab) == points
+    assert tab.get_by_role("status").filter(has_text="Despertando el juego…").count() == 1
+    ARTIFACTS.mkdir(exist_ok=True)
+    for size in ((844, 390), (1280, 800), PHONE):
+        tab.set_viewport_size({"width": size[0], "height": size[1]})
+        tab.screenshot(path=str(ARTIFACTS / f"waking-{size[0]}x{size[1]}.png"))
+    # Selecting works at once; a draw is queued (said so), a second tap queues nothing more.
+    card = hand[0]
+    tab.locator(f'.hand [data-card="{card}"]').click(position={"x": 8, "y": 20})
+    assert tab.locator(f'.hand [data-card="{card}"]').get_attribute("aria-pressed") == "true"
+    button(tab, "Mazo").click()
+    assert QUEUED in tab.locator(".messages").inner_text()
+    button(tab, "Mazo").click()
+    assert tab.evaluate("window.ginApp.ui.waking") is True
+
+    view = release(tab, held)
+    # Played exactly once, on the engine's match: one more action, the drawn card in hand.
+    assert actions(tab) == moves + 1
+    assert tab.evaluate("window.ginApp.save")["actions"][-1] == {"type": "draw", "from": "stock"}
+    assert view["phase"] == "discard" and len(view["hand"]) == 11 and set(hand) < set(view["hand"])
+    assert tab.locator("#app").get_attribute("data-waking") == "false"
+    assert tab.locator(".waking-mark").count() == 0
+    assert QUEUED not in tab.locator(".messages").inner_text()
+    assert stored(tab)["actions"] == moves + 1  # the view kept beside the new save
+
+
+def test_a_saved_table_that_disagrees_with_the_save_gives_way_to_the_engines(tab, open_app):
+    view = to_draw(tab, open_app)
+    hand, points, moves = hand_cards(tab), scores(tab), actions(tab)
+    kept = stored(tab)
+    kept["view"]["scores"] = [77, 66]  # readable, of this save, but not what the engine says
+    tab.evaluate("([k, v]) => localStorage.setItem(k, v)", [SHOWN_KEY, json.dumps(kept)])
+
+    held = reload_held(tab)
+    tab.locator("#app[data-waking=true] .table").wait_for()
+    assert scores(tab) == ("77", "66")
+    button(tab, "Mazo").click()
+    assert QUEUED in tab.locator(".messages").inner_text()
+
+    view = release(tab, held)
+    assert scores(tab) == points and hand_cards(tab) == hand
+    assert actions(tab) == moves and view["phase"] == "draw"  # the queued draw was not played
+    assert CHANGED in tab.locator(".messages").inner_text()
+    assert stored(tab)["view"]["scores"] == view["scores"]  # rewritten from the engine's view
+
+
+@pytest.mark.parametrize("spoil", ["unreadable", "stale"])
+def test_an_unreadable_or_stale_saved_table_is_ignored(tab, open_app, spoil):
+    view = to_draw(tab, open_app)
+    hand, moves = hand_cards(tab), actions(tab)
+    if spoil == "unreadable":
+        text = '{"version": 1, "seed": "WAKE-0001", "act'
+    else:  # the view of an earlier position of the same match
+        kept = stored(tab)
+        kept["actions"] = moves - 1
+        text = json.dumps(kept)
+    tab.evaluate("([k, v]) => localStorage.setItem(k, v)", [SHOWN_KEY, text])
+
+    held = reload_held(tab)
+    tab.locator("#app .boot").wait_for()
+    assert tab.locator(".table").count() == 0 and tab.locator("#app").get_attribute("data-waking") != "true"
+    view = release(tab, held)
+    assert hand_cards(tab) == hand and actions(tab) == moves and view["phase"] == "draw"
+    assert stored(tab)["actions"] == moves  # written again, readable, by the tab that plays
+
+
+def test_a_tab_that_does_not_own_the_match_never_writes_the_saved_table(ctx, tab, open_app):
+    to_draw(tab, open_app)
+    moves = actions(tab)
+    kept = stored(tab)
+    kept["view"]["scores"] = [5, 5]  # a mark only this test wrote
+    marked = json.dumps(kept)
+    tab.evaluate("([k, v]) => localStorage.setItem(k, v)", [SHOWN_KEY, marked])
+
+    other = watch_errors(ctx.new_page())
+    open_app(other)  # the saved match, which the first tab plays
+    other.get_by_role("dialog", name="Partida abierta en otra pestaña").wait_for()
+    assert tab.evaluate("(k) => localStorage.getItem(k)", SHOWN_KEY) == marked
+    # The tab that plays it writes it at its next move.
+    button(tab, "Mazo").click()
+    settle(tab)
+    assert stored(tab)["actions"] == moves + 1 and stored(tab)["view"]["scores"] != [5, 5]
+    assert not other.errors, "\n".join(other.errors)
+    other.close()
+
+
+def test_a_first_visit_shows_the_tables_frame_from_the_first_paint(browser, tab, server):
+    # Before any script runs (here: none at all), the page's HTML is the table before its deal.
+    bare = browser.new_context(java_script_enabled=False, viewport={"width": PHONE[0], "height": PHONE[1]})
+    try:
+        still = bare.new_page()
+        still.goto(server.url)
+        assert still.locator(".frame-hand .card.empty").count() == 10
+        assert still.locator(".frame-opp .card.empty").count() == 10
+        assert still.locator(".frame-piles .card.back").is_visible()
+        assert all(still.locator(".frame-hand .card").nth(i).is_visible() for i in range(10))
+    finally:
+        bare.close()
+    # The page drawn by its script while the engine is held: the same frame, with the stage.
+    held = []
+    tab.route("**/worker.js", lambda route: held.append(route))
+    with tab.expect_request("**/worker.js"):
+        tab.goto(server.url)
+    tab.locator(".boot .stage").wait_for()
+    assert tab.locator(".boot .frame-hand .card.empty").count() == 10
+    assert tab.locator(".boot .frame-piles .card.back").is_visible()
+    box = tab.locator(".frame-hand").bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE[0] + 1 and box["y"] + box["height"] <= PHONE[1] + 1
+    ARTIFACTS.mkdir(exist_ok=True)
+    for size in (PHONE, (844, 390), (1280, 800)):
+        tab.set_viewport_size({"width": size[0], "height": size[1]})
+        tab.screenshot(path=str(ARTIFACTS / f"first-frame-{size[0]}x{size[1]}.png"))
+    tab.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
+    view = release(tab, held)
+    assert len(view["hand"]) == 10 and len(hand_cards(tab)) == 10
+    assert tab.locator(".frame").count() == 0
+
+
+@pytest.fixture(scope="module")
+def before_computer_ends_deal():
+    """A match saved just before the computer's moves that end its first deal."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parent / "saves"))
+    import make_saves
+
+    def human(view):
+        return make_saves.least_deadwood(view, knock=False)
+
+    for i in range(1, 200):
+        match = make_saves.new(f"DEAL-{i:04d}", "traditional")
+        before = None
+        while not match.results:
+            before = match.to_save() if match.to_act == 1 else None
+            make_saves.step(match, human)
+        if before and match.view(0)["history"][-1]["knocker"] == 1:
+            return before
+    raise LookupError("no deal ended by the computer")
+
+
+# Before the page's scripts: a frame counter, and the frame of the first change of the page made
+# once the state says "deal" and of the first with the deal result panel in it.
+DEAL_END_PROBE = r"""(() => {
+  const p = window.__dealEnd = { frame: 0, stateFrame: null, panelFrame: null, panelWithState: null };
+  const tick = () => { p.frame++; requestAnimationFrame(tick); };
+  requestAnimationFrame(tick);
+  new MutationObserver(() => {
+    const app = window.ginApp;
+    if (!app || p.panelFrame !== null) return;
+    const panel = document.querySelector('.panel.deal') !== null;
+    if (app.ui.panel === 'deal' && p.stateFrame === null) { p.stateFrame = p.frame; p.panelWithState = panel; }
+    if (panel) p.panelFrame = p.frame;
+  }).observe(document, { subtree: true, childList: true });
+})();"""
+
+
+def test_the_deal_result_panel_is_built_after_the_frame_that_ends_the_deal(ctx, tab, open_app, before_computer_ends_deal):
+    from test_table_more import MATCH_KEY, put_in_storage
+
+    save = before_computer_ends_deal
+    put_in_storage(ctx, {MATCH_KEY: save})
+    ctx.add_init_script(DEAL_END_PROBE)
+    tab.emulate_media(reduced_motion="no-preference")
+    open_app(tab, hash=f"#seed={save['seed']}", settings={"speed": "fast", "level": "easy"})
+    panel = tab.locator(".panel.deal")
+    panel.wait_for(timeout=30_000)
+    probe = tab.evaluate("window.__dealEnd")
+    # The render that ends the deal shows the table without the panel; the panel comes in a later frame.
+    assert probe["stateFrame"] is not None and probe["panelWithState"] is False, probe
+    assert probe["panelFrame"] > probe["stateFrame"], probe
+    assert panel.get_by_role("button", name="Siguiente").is_visible()
+    tab.evaluate("window.ginApp.idle()")
+    assert tab.evaluate("document.activeElement.dataset.intent") == "next"  # the focus the panel asked for
