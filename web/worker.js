@@ -10,7 +10,8 @@
 //   wheel     start Pyodide and install the gin wheel with micropip (or import
 //             the copy an earlier visit kept in IndexedDB), whenever the
 //             snapshot cannot be used.
-// ready's timings say which: boot = "snapshot" | "cache" | "micropip", and
+// ready's timings say which build this is (build: the id the page checks at
+// the handshake, runtime/engine.js) and which way it started: boot = "snapshot" | "cache" | "micropip", and
 // snapshot_fallback the reason a snapshot was not used; wheel is the
 // integrity of this build's gin wheel, snapshot the snapshot started from and
 // snapshot_source where it was read from (cache | network). Marks in ms
@@ -55,7 +56,7 @@ function newStartup(build) {
   const t0 = performance.now();
   // which build this worker is, and when its start began (ms since the epoch,
   // for the page to put the marks on its own clock)
-  const timings = { wheel: build.gin_integrity, boot_at: performance.timeOrigin + t0 };
+  const timings = { build: build.id, wheel: build.gin_integrity, boot_at: performance.timeOrigin + t0 };
   const url = (path) => new URL(path, self.location.href).href;
   const snapshot = build.snapshot;
   const urls = {
