@@ -17,13 +17,17 @@
 // failures are noted in NOTES_CACHE, kept until the next build.
 importScripts("runtime/wasmdata.js", "runtime/snapshotformat.js"); // self.ginWasmData, self.ginSnapshotFormat
 
-const { integrityOf, isGzip, gunzip, sparseOf, INTEGRITY_HEADER, SPARSE_INTEGRITY_HEADER, NOTES_CACHE, MAX_FAILURES, notePath } = self.ginSnapshotFormat;
+const { integrityOf, isGzip, gunzip, sparseOf, INTEGRITY_HEADER, SPARSE_INTEGRITY_HEADER, cacheNames, MAX_FAILURES, notePath } = self.ginSnapshotFormat;
 
 const MANIFEST = self.__GIN_MANIFEST;
 const PREFIX = "gin-";
-const CACHE = PREFIX + MANIFEST.version;
-const STAGING = PREFIX + "staging"; // what the page's worker fetched before this script ran (runtime/staging.js)
 const SCOPE = new URL(self.registration.scope);
+// Every name ends with this copy's path (snapshotformat.js cacheNames): a
+// copy of the game at another path of the origin keeps its own caches.
+const NAMES = cacheNames(SCOPE.href);
+const CACHE = NAMES.build(MANIFEST.version);
+const STAGING = NAMES.staging; // what the page's worker fetched before this script ran (runtime/staging.js)
+const NOTES_CACHE = NAMES.notes;
 const SNAPSHOT = MANIFEST.snapshot || null;
 
 const urlFor = (path) => new URL(path, SCOPE).href;
@@ -182,11 +186,23 @@ self.addEventListener("install", (event) => {
   event.waitUntil(precache());
 });
 
+// A cache an earlier build of this copy left: named for this copy's path,
+// or named before names carried one ("gin-<version>", "gin-staging",
+// "gin-snapshot-notes") and holding this copy's files. Another copy's caches
+// are never touched.
+async function earlierOfThisCopy(name) {
+  if (!name.startsWith(PREFIX)) return false;
+  if (name.endsWith(NAMES.at)) return true;
+  if (name.includes("@")) return false;
+  if (name === PREFIX + "staging" || name === PREFIX + "snapshot-notes") return true; // short-lived; at worst a snapshot fetched again
+  return Boolean(await (await caches.open(name)).match(urlFor("index.html")));
+}
+
 self.addEventListener("activate", (event) => {
   event.waitUntil(
     (async () => {
       for (const name of await caches.keys()) {
-        if (name.startsWith(PREFIX) && name !== CACHE && name !== NOTES_CACHE) await caches.delete(name);
+        if (name !== CACHE && name !== NOTES_CACHE && (await earlierOfThisCopy(name))) await caches.delete(name);
       }
       // Notes on older builds' snapshots go; this build's stay (the engine
       // may have noted a failure before this worker activated).

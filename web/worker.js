@@ -49,6 +49,7 @@ const BUILD = self.__GIN_BUILD;
 //   build     this build's paths and hashes (BUILD)
 //   reviewer  an extra engine for the review (REVIEW_ROLE)
 //   urls      every URL the start fetches or looks up, absolute
+//   caches    the names of this copy's caches (snapshotformat.js cacheNames)
 //   options   loadPyodide's options
 //   timings   what ready reports: which build, the way taken, the marks
 //   mark(name)  timings[name] = ms since the start began
@@ -73,7 +74,9 @@ function newStartup(build) {
   const mark = (name) => {
     timings[name] = Math.round(performance.now() - t0);
   };
-  return { build, reviewer: self.name === REVIEW_ROLE, urls, options, timings, mark };
+  // Cache Storage's names of this copy of the game (worker.js sits at the service worker's scope).
+  const cacheNames = self.ginSnapshotFormat.cacheNames(url("./"));
+  return { build, reviewer: self.name === REVIEW_ROLE, urls, caches: cacheNames, options, timings, mark };
 }
 
 // The engine, started: {pyodide, module (gin.bridge), timings, afterReady
