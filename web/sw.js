@@ -139,37 +139,51 @@ async function ownCache() {
   return (await caches.has(CACHE)) ? caches.open(CACHE) : null;
 }
 
+// One store of the snapshot at a time (issue 36, item 12): right after a new
+// build activates, its background fetch and the first visit's worker both
+// want it; two stores meant two downloads of 6 MB and twice the service
+// worker's work (gunzip, XOR and hash of 31 MB) at the very moment the
+// returning page loads through it. `bytesOf()` gives the bytes, or null.
+let storing = null;
+function storeOnce(bytesOf) {
+  storing ||= (async () => {
+    const cache = await ownCache();
+    if (!cache || (await cache.match(urlFor(SNAPSHOT.raw_path)))) return;
+    const bytes = await bytesOf();
+    if (bytes) await storeSnapshot(cache, bytes);
+  })()
+    .catch(warnSnapshot)
+    .finally(() => {
+      storing = null;
+    });
+  return storing;
+}
+
 // In the background once active: the snapshot, when no visit has brought it.
 let fetchingSnapshot = null;
 function fetchSnapshot() {
   if (!SNAPSHOT) return Promise.resolve();
-  fetchingSnapshot ||= (async () => {
-    const cache = await ownCache();
-    if (!cache || (await cache.match(urlFor(SNAPSHOT.raw_path)))) return;
-    if ((await snapshotFailures()) >= MAX_FAILURES) return;
+  fetchingSnapshot ||= storeOnce(async () => {
+    if ((await snapshotFailures()) >= MAX_FAILURES) return null;
     const fetched = await fetch(urlFor(SNAPSHOT.path), { cache: "no-cache" });
     if (!fetched.ok) throw new Error(`HTTP ${fetched.status}`);
-    await storeSnapshot(cache, await fetched.arrayBuffer());
-  })().catch(warnSnapshot).finally(() => {
+    return fetched.arrayBuffer();
+  }).finally(() => {
     fetchingSnapshot = null;
   });
   return fetchingSnapshot;
 }
 
 // The engine's worker fetching the snapshot (a visit that had no good copy):
-// it boots from these bytes, and a copy of them is kept decoded.
+// it boots from these bytes, and a copy of them is kept decoded, unless a
+// store is already under way (then no copy is even made).
 function passSnapshot(event) {
   event.respondWith(
     (async () => {
       const response = await fetch(event.request);
-      if (response.ok) {
+      if (response.ok && !storing) {
         const copy = response.clone();
-        event.waitUntil(
-          (async () => {
-            const cache = await ownCache();
-            if (cache) await storeSnapshot(cache, await copy.arrayBuffer());
-          })().catch(warnSnapshot),
-        );
+        event.waitUntil(storeOnce(() => copy.arrayBuffer()));
       }
       return response;
     })(),
