@@ -44,18 +44,23 @@ function keep(bytes, integrity, headers) {
 
 // A file whose bytes are unchanged since an earlier build is copied from that
 // build's cache (same integrity), and one the page has just fetched from the
-// staging cache (checked here), instead of being downloaded again.
+// staging cache (checked here), instead of being downloaded again. Only this
+// service worker's own caches, written from bytes it had checked, are taken
+// at their integrity header's word; a staged copy is what the network (or
+// whoever answered the page's worker) sent, headers included: it is hashed
+// here (issue 36, item 13).
 async function reuse(path, integrity) {
   for (const name of await caches.keys()) {
     if (!name.startsWith(PREFIX) || name === CACHE) continue;
     const cache = await caches.open(name);
     const response = await cache.match(urlFor(path));
     if (!response) continue;
-    if (response.headers.get(INTEGRITY_HEADER) === integrity) return response;
-    if (name === STAGING) {
-      const bytes = await response.arrayBuffer();
-      if ((await integrityOf(bytes)) === integrity) return keep(bytes, integrity, response.headers);
+    if (!name.startsWith(PREFIX + "staging")) {
+      if (response.headers.get(INTEGRITY_HEADER) === integrity) return response;
+      continue;
     }
+    const bytes = await response.arrayBuffer();
+    if ((await integrityOf(bytes)) === integrity) return keep(bytes, integrity, response.headers);
   }
   return null;
 }

@@ -147,3 +147,39 @@ def test_a_static_host_without_headers_keeps_the_pages_policy(page, open_app, di
     finally:
         httpd.shutdown()
         httpd.server_close()
+
+
+def test_a_staged_copy_is_hashed_not_taken_at_its_headers_word(context, page, open_app, make_server, dist):
+    """A first visit stages what its worker fetched for the service worker's precache. A staged
+    response carrying the build's integrity in its header, over other bytes, is not precached:
+    the service worker hashes what was staged itself (issue 36, item 13)."""
+    path = "pyodide/pyodide-lock.json"
+    integrity = json.loads((dist / "manifest.json").read_text())["files"][path]
+    real = (dist / path).read_bytes()
+    forged = real + b"\n\n"  # still the lock file Pyodide reads, but not the build's bytes
+    answered = []
+
+    def forge(route):
+        if answered:  # the service worker's own fetch: the file as built
+            route.fallback()
+            return
+        answered.append(route.request.url)
+        route.fulfill(body=forged, headers={"content-type": "application/json", "x-gin-integrity": integrity})
+
+    context.route("**/" + path, forge)
+    srv = make_server()
+    open_app(page, url=srv.url)
+    assert answered, "the engine's worker fetched the lock file"
+    kept = page.wait_for_function(
+        """async (path) => {
+             await navigator.serviceWorker.ready;
+             for (const name of await caches.keys()) {
+               if (name.startsWith("gin-staging")) continue;
+               const hit = await (await caches.open(name)).match(new URL(path, location.href).href);
+               if (hit) return (await hit.arrayBuffer()).byteLength;
+             }
+             return null;
+           }""",
+        arg=path, polling=200, timeout=60_000,
+    ).json_value()
+    assert kept == len(real), (kept, len(real), len(forged))
