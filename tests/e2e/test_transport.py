@@ -8,6 +8,7 @@ import http.server
 import json
 import shutil
 import threading
+from pathlib import Path
 
 from tools.serve import MIME_TYPES
 
@@ -183,3 +184,39 @@ def test_a_staged_copy_is_hashed_not_taken_at_its_headers_word(context, page, op
         arg=path, polling=200, timeout=60_000,
     ).json_value()
     assert kept == len(real), (kept, len(real), len(forged))
+
+
+def _longer_than_any_match() -> dict:
+    """A save that replays (void deals, one after another) with one action more than a match
+    may list (gin.match.MAX_ACTIONS)."""
+    import random
+    import sys
+
+    from gin.match import MAX_ACTIONS, Match
+    from gin.rules import Rules
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+    from notation import greedy
+
+    m = Match.new(seed="LONG-0001", rules=Rules.profile("traditional"))
+    rng = random.Random(2)
+    while len(m.actions) <= MAX_ACTIONS:
+        m.apply(greedy(m, rng, knock=False))
+    save = m.to_save()
+    save["actions"] = save["actions"][: MAX_ACTIONS + 1]
+    return save
+
+
+def test_a_stored_save_longer_than_any_match_is_set_aside_and_the_page_comes_up(context, page, open_app, wait_idle):
+    """Issue 36, item 10: a kept save too long for a match (crafted, or grown by a bug) is refused
+    at once (too_long) instead of keeping the engine busy, set aside, told, and a new match starts."""
+    from test_table_more import put_in_storage
+
+    save = _longer_than_any_match()
+    put_in_storage(context, {"gin.match.v1": save})
+    ready = open_app(page)
+    view = wait_idle(page)
+    assert ready["seed"] != save["seed"] and view["legal"], ready
+    assert "storage.broken" in page.evaluate("window.ginApp.notices")
+    kept = json.loads(page.evaluate("() => localStorage.getItem('gin.aside.v1')"))
+    assert any(json.loads(slot["raw"]).get("seed") == save["seed"] for slot in kept)
