@@ -436,7 +436,9 @@ def test_a_new_build_replaces_the_cached_snapshot(context, page, open_app, make_
     for _ in range(6):
         boot(reload=True)
         assert boots[-1] == (old_wheel, old), boots
-    page.wait_for_function("async () => Boolean((await navigator.serviceWorker.getRegistration()).waiting)", polling=100, timeout=60_000)
+    deadline = time.monotonic() + 60
+    while not workers.with_status("installed") and time.monotonic() < deadline:
+        page.wait_for_timeout(100)
     waiting = workers.with_status("installed")
     assert len(waiting) == 1, workers.where()
     # A returning player: the page left, then opened again at once, three

@@ -8,9 +8,22 @@ import http.server
 import json
 import shutil
 import threading
+import time
 from pathlib import Path
 
 from tools.serve import MIME_TYPES
+
+def wait_until(page, script: str, arg=None, timeout_s: float = 60):
+    """Until the async `script` (awaited, unlike wait_for_function's predicate) gives a truthy value;
+    returns it."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        value = page.evaluate(script, arg)
+        if value or time.monotonic() > deadline:
+            assert value, f"never true: {script}"
+            return value
+        time.sleep(0.1)
+
 
 # A second engine's worker in the page (the same URL as the page's own), sent `calls`; every
 # message it posts until each call is answered, in order.
@@ -90,10 +103,12 @@ def test_two_copies_on_one_origin_keep_their_own_offline_caches(page, make_serve
     for copy in ("a", "b"):
         page.goto(f"{srv.url}{copy}/")
         page.locator("#app[data-boot=ready]").wait_for(timeout=60_000)
-        page.wait_for_function(
+        wait_until(
+            page,
             """async (scope) => { const r = await navigator.serviceWorker.getRegistration(scope);
-                 return Boolean(r && r.active && r.active.state === "activated" && navigator.serviceWorker.controller); }""",
-            arg=f"/{copy}/", polling=100, timeout=60_000,
+                 return Boolean(r && r.active && r.active.state === "activated" && navigator.serviceWorker.controller
+                   && (await caches.keys()).some((name) => name.endsWith("@" + scope) && !name.startsWith("gin-staging"))); }""",
+            f"/{copy}/",
         )
     version = json.loads((root / "b" / "manifest.json").read_text())["version"]
     before = page.evaluate(caches)
@@ -105,12 +120,13 @@ def test_two_copies_on_one_origin_keep_their_own_offline_caches(page, make_serve
     page.evaluate("async () => (await navigator.serviceWorker.getRegistration('/b/')).update()")
     page.goto(f"{srv.url}a/")
     page.locator("#app[data-boot=ready]").wait_for(timeout=60_000)
-    page.wait_for_function(
+    wait_until(
+        page,
         """async (old) => { const r = await navigator.serviceWorker.getRegistration("/b/");
              const names = await caches.keys();
              return Boolean(r && r.active && r.active.state === "activated" && !r.waiting && !r.installing
                && names.includes("gin-next@/b/") && !names.includes(old)); }""",
-        arg=f"gin-{version}@/b/", polling=100, timeout=60_000,
+        f"gin-{version}@/b/",
     )
     after = page.evaluate(caches)
     assert f"gin-{version}@/a/" in after, after  # /a/'s offline copy is still there
@@ -171,7 +187,8 @@ def test_a_staged_copy_is_hashed_not_taken_at_its_headers_word(context, page, op
     srv = make_server()
     open_app(page, url=srv.url)
     assert answered, "the engine's worker fetched the lock file"
-    kept = page.wait_for_function(
+    kept = wait_until(
+        page,
         """async (path) => {
              await navigator.serviceWorker.ready;
              for (const name of await caches.keys()) {
@@ -181,8 +198,8 @@ def test_a_staged_copy_is_hashed_not_taken_at_its_headers_word(context, page, op
              }
              return null;
            }""",
-        arg=path, polling=200, timeout=60_000,
-    ).json_value()
+        path,
+    )
     assert kept == len(real), (kept, len(real), len(forged))
 
 
