@@ -1,6 +1,11 @@
-"""The page's storage module (web/data/storage.js) run in Node over an in-memory localStorage:
-a finished match is never filed among the unfinished ones, so finished matches cannot push out
-a match the player left unfinished (issue 36, path 1)."""
+"""The page's data modules (web/data/storage.js, finished.js, duplicates.js, tabs.js) run in Node over
+an in-memory localStorage with a quota: issue 36's paths, one test (or two) each, named for the path.
+1: a finished match is never filed among the unfinished ones; 2: a kept match the engine refuses goes
+aside without the match being played; 3: a link on a nearly full storage never replaces the match it
+could not keep; 6: a failed write of the statistics is told; 4: an older build keeps a newer one's data;
+5: the kept order is the stored one and an import refuses a bad entry alone; 8: the shared collections
+are written in one locked section, after the engine's answers; 9: Borrar stays done; item 11: without
+Web Locks the tabs talk over a BroadcastChannel. Each of 4, 5, 8, 9 and 11 fails on 66db853."""
 
 from __future__ import annotations
 
@@ -187,3 +192,218 @@ def test_statistics_that_cannot_be_written_are_told_not_dropped_in_silence():
     assert kept == ["ROOM-0001"]
     words = (WEB / "text" / "i18n.js").read_text()
     assert words.count('"storage.stats_full":') == 2  # Spanish and English
+
+
+# --- paths 4, 5, 8 and 9: data/finished.js over the same in-memory storage (tests/webdata.mjs) -------
+
+DATA_PRELUDE = """
+const web = process.argv[1];
+const args = JSON.parse(process.argv[2]);
+const { memory, save, engine } = await import(web + "/../tests/webdata.mjs");
+const { createStorage } = await import(web + "/data/storage.js");
+const { createFinished, KEEP, RECENT_LINES } = await import(web + "/data/finished.js");
+const { KEYS } = await import(web + "/data/keys.js");
+const local = memory();
+const tab = (eng = engine()) => { const storage = createStorage(() => local, () => null); return { storage, fin: createFinished(storage, eng.call) }; };
+const stored = (key) => JSON.parse(local.getItem(key));
+const asideKeys = () => (stored(KEYS.aside) || []).map((s) => s.key);
+const out = {};
+"""
+
+
+def run_data(body: str, args=None):
+    return run_web(DATA_PRELUDE + body + "\nprocess.stdout.write(JSON.stringify(out));", args)
+
+
+def test_path4_an_older_build_keeps_the_lines_and_totals_a_newer_one_wrote():
+    out = run_data("""
+const { fin, storage } = tab();
+await fin.count(save("A", 10));
+// A newer build added a rule profile and wrote a line of it, then moved its totals to version 2.
+const line = { ...stored(KEYS.records)[0], id: "deal1:NEW", seed: "N", profile: "future-rules", extra: [1, 2] };
+local.setItem(KEYS.records, JSON.stringify([line, ...stored(KEYS.records)]));
+const newer = JSON.stringify({ version: 2, shape: "unknown here", ids: ["x"] });
+local.setItem(KEYS.totals, newer);
+await fin.count(save("A", 20));
+out.lines = stored(KEYS.records).map((r) => r.id.split(":")[0] + ":" + r.seed);
+out.foreignKept = JSON.stringify(stored(KEYS.records)[0]) === JSON.stringify(line);
+out.totalsKept = local.getItem(KEYS.totals) === newer;
+out.aside = asideKeys();
+out.shown = fin.records().map((r) => r.seed);
+// Borrar removes them on the player's word; an import's sums are not merged into the newer totals.
+// Totals of version 1 with a group of the newer profile: folding more lines keeps that group.
+local.setItem(KEYS.totals, JSON.stringify({ version: 1, groups: { "easy|future-rules": { matches: 1, won: 1, lost: 0, drawn: 0, deals: 3, deals_won: 2, gins: 1, big_gins: 0, knocks: 1, undercuts_made: 0, undercuts_suffered: 0, knock_deadwood: 4, knock_count: 2 } }, best: {}, streaks: {}, ids: [], until: 0 }));
+const many = Array.from({ length: RECENT_LINES }, (_, i) => ({ ...stored(KEYS.records)[1], id: `deal1:F${i}`, seed: `F${i}` }));
+local.setItem(KEYS.records, JSON.stringify(many));
+await fin.count(save("B", 10));
+out.foldedGroups = Object.keys(stored(KEYS.totals).groups).sort();
+out.asideAfter = asideKeys();
+""")
+    assert out["lines"] == ["deal1:N", "deal1:A", "deal2:A"]
+    assert out["foreignKept"] and out["totalsKept"]
+    assert out["aside"] == []  # not unreadable: newer
+    assert out["shown"] == ["A", "A"]  # this build shows what it knows
+    assert out["foldedGroups"] == ["easy|future-rules", "easy|standard"]
+    assert out["asideAfter"] == []
+
+
+def test_path4_a_newer_format_is_never_rewritten_by_any_write_of_this_build():
+    out = run_data("""
+const { storage } = tab();
+const { keepDuplicate } = await import(web + "/data/duplicates.js");
+const newer = JSON.stringify({ version: 7, records: "elsewhere" });
+local.setItem(KEYS.duplicate, newer);
+const record = { seed: "A", deal: 1, actions: 10, match: "A:10:x", level: "easy", profile: "standard", player: 20, hard: 10 };
+out.kept = await keepDuplicate(storage, async () => ({}), record);
+out.written = storage.writeJson(KEYS.duplicate, { version: 1, records: [], totals: null });
+out.same = local.getItem(KEYS.duplicate) === newer;
+out.aside = asideKeys();
+""")
+    assert out == {"kept": False, "written": False, "same": True, "aside": []}
+
+
+def test_path5_the_kept_order_is_the_stored_one_whatever_the_clock_says():
+    out = run_data("""
+const { fin, storage } = tab();
+const T0 = 1_800_000_000_000;
+for (let i = 0; i < KEEP; i++) await fin.count(save(`K${i}`, 10, { end: true }), T0 + i * 60_000);
+// The clock is set back a year: the match just finished is kept, the oldest kept goes.
+await fin.count(save("BACK", 10, { end: true }), T0 - 365 * 86_400_000);
+const seeds = fin.matches().map((m) => m.save.seed);
+out.first = seeds[0]; out.last = seeds[seeds.length - 1]; out.n = seeds.length;
+// Storage full: the replay dropped for room is the oldest kept, not the one with the earliest clock.
+local.quota = local.used() + 50;
+storage.writeJson(KEYS.settings, { pad: "x".repeat(400) });
+out.afterEvict = fin.matches().map((m) => m.save.seed).slice(0, 1).concat(fin.matches().map((m) => m.save.seed).slice(-1));
+out.streakOrder = fin.records().filter((r) => r.kind === "match").slice(-1).map((r) => r.seed);
+""")
+    assert out["n"] == 50 and out["first"] == "K1" and out["last"] == "BACK"
+    assert out["afterEvict"] == ["K2", "BACK"]
+    assert out["streakOrder"] == ["BACK"]  # counted last, summed last
+
+
+def test_path5_an_import_refuses_a_bad_entry_alone_never_the_whole_file():
+    out = run_data("""
+const { fin } = tab();
+const { ImportRefused } = await import(web + "/data/finished.js");
+const now = Date.now();
+const file = { format: "gin-local-data", version: 2, records: [], matches: [
+  { at: now + 400 * 86_400_000, save: save("AHEAD", 10, { end: true }) },  // its clock was ahead
+  { at: now - 1000, save: save("GOOD", 20, { end: true }) },
+  { at: now - 2000, save: { ...save("BROKEN", 10, { end: true }), broken: true } },
+] };
+const done = await fin.importData(file);
+out.done = { matches: done.matches, refused: done.refused, refusal: done.refusal };
+out.kept = fin.matches().map((m) => m.save.seed);
+out.lines = fin.records().map((r) => r.seed);
+// A file whose only entry is refused is refused with that entry's reason, and nothing changes.
+const before = local.getItem(KEYS.finished);
+try { await fin.importData({ ...file, matches: [file.matches[0]] }); out.alone = "imported"; }
+catch (e) { out.alone = e instanceof ImportRefused ? [e.key, e.vars] : String(e); }
+out.same = local.getItem(KEYS.finished) === before;
+""")
+    assert out["done"] == {"matches": 1, "refused": 2, "refusal": {"key": "data.future_match", "vars": {"n": 1}}}
+    assert out["kept"] == ["GOOD"] and out["lines"] == ["GOOD", "GOOD", "GOOD"]
+    assert out["alone"] == ["data.future_match", {"n": 1}] and out["same"]
+
+
+def test_path8_a_reconcile_never_writes_back_what_it_read_before_its_awaits():
+    out = run_data("""
+// Tab A reconciles a kept match without lines; while the engine answers it,
+// tab B counts a deal of its own match.
+let open;
+const gate = new Promise((r) => { open = r; });
+const a = tab(engine({ gate: () => gate }));
+const b = tab();
+local.setItem(KEYS.finished, JSON.stringify([{ at: 1, save: save("KEPT", 10, { end: true }) }]));
+const reconciling = a.fin.reconcile();
+await b.fin.count(save("B", 10));
+open();
+out.added = await reconciling;
+out.lines = b.fin.records().map((r) => `${r.kind}:${r.seed}`).sort();
+""")
+    assert out["added"] == 2
+    assert out["lines"] == ["deal:B", "deal:KEPT", "match:KEPT"]
+
+
+def test_path8_the_shared_collections_are_written_inside_one_web_lock():
+    out = run_data("""
+// A Web Locks stand-in that records who holds "gin.data" and when each section writes.
+const held = [];
+const log = [];
+let chain = Promise.resolve();
+const locks = { request(name, fn) { const run = chain.then(async () => { held.push(name); try { return await fn(); } finally { held.pop(); } }); chain = run.catch(() => {}); return run; } };
+const storage = createStorage(() => ({ ...local, setItem(k, v) { log.push([k, held.includes("gin.data")]); return local.setItem(k, v); }, getItem: local.getItem, removeItem: local.removeItem, key: local.key, get length() { return local.length; } }), () => null, locks);
+const fin = createFinished(storage, engine().call);
+log.length = 0;
+await fin.count(save("A", 10, { end: true }));
+out.log = log;
+""")
+    assert out["log"] and all(locked for key, locked in out["log"] if key != "gin.probe")
+
+
+def test_path9_borrar_is_not_undone_by_resuming_a_kept_match():
+    out = run_data("""
+const { fin, storage } = tab();
+storage.writeMatch(save("LEFT", 25), false);
+await fin.count(save("LEFT", 25));           // two deals of LEFT counted
+storage.writeMatch(save("NOW", 12), false);  // LEFT kept unfinished for NOW (a link)
+await fin.count(save("NOW", 12));
+out.before = fin.records().length;
+out.cleared = fin.clear(save("NOW", 12));
+// Partidas -> Seguir la partida LEFT, played on to its third deal; a reload counts NOW again.
+await fin.count(save("LEFT", 31));
+await fin.count(save("NOW", 12));
+out.after = fin.records().map((r) => `${r.seed}:${r.deal}`);
+// An older build's cleared ids (gin.cleared.v1) still count as cleared.
+const old = tab();
+local.clear = () => [...local.map.keys()].forEach((k) => local.map.delete(k));
+local.clear();
+await old.fin.count(save("OLD", 10));
+local.setItem(KEYS.clearedV1, JSON.stringify(old.fin.records().map((r) => r.id)));
+local.removeItem(KEYS.records);
+await old.fin.count(save("OLD", 20));
+out.legacy = old.fin.records().map((r) => `${r.seed}:${r.deal}`);
+""")
+    assert out["before"] == 3 and out["cleared"]
+    assert out["after"] == ["LEFT:3"]
+    assert out["legacy"] == ["OLD:2"]
+
+
+def test_item11_without_web_locks_two_tabs_never_both_play_one_match():
+    # Plain HTTP on a LAN address: no navigator.locks; the tabs talk over a BroadcastChannel.
+    out = run_web("""
+const web = process.argv[1];
+const { createTabs } = await import(web + "/data/tabs.js");
+const members = new Set();
+function channel() {  // one origin's BroadcastChannel: a message reaches every other member, later
+  const me = { onmessage: null, postMessage(data) { for (const m of members) if (m !== me) setTimeout(() => m.onmessage && m.onmessage({ data: structuredClone(data) }), 1); } };
+  members.add(me);
+  return me;
+}
+const lost = [];
+const tab = (name) => createTabs({ locks: null, channel, onLost: (seed) => lost.push([name, seed]) });
+const a = tab("a"), b = tab("b");
+const out = { guard: a.guard };
+out.first = await a.claim("S");
+out.second = await b.claim("S");
+out.owners = [a.owns(), b.owns()];
+out.stolen = await b.claim("S", { steal: true });
+await new Promise((r) => setTimeout(r, 20));
+out.afterSteal = [a.owns(), b.owns()];
+out.lost = lost;
+out.other = await a.claim("T");
+// Two fresh tabs asking for one match at the same moment: exactly one plays it.
+const c = tab("c"), d = tab("d");
+out.together = (await Promise.all([c.claim("U"), d.claim("U")])).filter(Boolean).length;
+out.none = createTabs({ locks: null, channel: () => null }).guard;
+process.stdout.write(JSON.stringify(out));
+""")
+    assert out["guard"] == "channel"
+    assert out["first"] is True and out["second"] is False and out["owners"] == [True, False]
+    assert out["stolen"] is True and out["afterSteal"] == [False, True] and out["lost"] == [["a", "S"]]
+    assert out["other"] is True
+    assert out["together"] == 1
+    assert out["none"] == "none"
+    words = (WEB / "text" / "i18n.js").read_text()
+    assert words.count('"storage.insecure":') == 2 and 'notify("storage.insecure"' in (WEB / "app.js").read_text()

@@ -256,6 +256,9 @@ window.ginApp = {
 
 setLanguage(state.settings.lang);
 if (!storage.available) notify("storage.unavailable", "warning");
+// Plain HTTP on a LAN address (issue 36, item 11): no offline copy, no Web
+// Locks (data/tabs.js talks over a BroadcastChannel instead); said once per page.
+if (!window.isSecureContext) notify("storage.insecure", "warning");
 if (checked.bad.length) {
   // The text as it was goes aside (quietly: the one notice says what was
   // reset); then the checked settings replace it.

@@ -220,6 +220,118 @@ def write(model, args) -> None:
     print(f"wrote {path}")
 
 
+def _replay_as_baseline(hand, clues, now, rng, knock_limit=10, eps=0.02):
+    """A ceiling, for the baseline opponent only: the sampler's replay with the
+    baseline's own rules as the likelihood (it takes exactly the cards that join a
+    meld, throws a card of least deadwood after it, knocks as soon as it may); each
+    rule broken weighs ``eps``.  Research only: the game cannot know its opponent's
+    rules."""
+    from gin.ai import sampler
+    from gin.melds import discard_deadwood_masks
+
+    w = 1.0
+    draws = now
+    public = 0
+    for kind, card, before in clues:
+        if kind == "picked":
+            public |= 1 << card
+    for kind, card, before in clues:
+        while draws > before:
+            free = bits(hand & ~public)
+            if free:
+                hand &= ~(1 << free[rng.randrange(len(free))])
+            draws -= 1
+        bit = 1 << card
+        if kind == "discarded":
+            hand |= bit
+            after = discard_deadwood_masks(hand)
+            least = min(after.values())
+            if after.get(card, 999) > least or least <= knock_limit:
+                w *= eps
+        elif kind == "picked":
+            hand &= ~bit
+            public &= ~bit
+            if not sampler._melds(hand, card):
+                w *= eps
+        elif sampler._melds(hand, card):
+            w *= eps
+    return w
+
+
+def _sampler_rows(job):
+    """Per card the player could discard in the positions of ``lines``: style, label,
+    today's danger, the shipped logistic model's, the sampler's; and the sampler's time."""
+    import time
+
+    from gin.ai import sampler
+
+    lines, settings = job
+    for name, value in settings.items():
+        if name == "EXACT_BASELINE":
+            sampler._replay = _replay_as_baseline
+        else:
+            setattr(sampler, name, value)
+    rows, times, ess = [], [], []
+    for line in lines:
+        r = json.loads(line)
+        k = Knowledge(r["view"])
+        logistic = danger_mod.Danger(k)
+        t = time.process_time()
+        s = sampler.Sampled(k)
+        cards = [c for c in bits(k.hand) if c != k.taken]
+        new = [s.danger(c) for c in cards]
+        times.append(time.process_time() - t)
+        ess.append(s.ess)
+        for c, p in zip(cards, new):
+            rows.append((r["style"], would_meld(r["opp"], c), k.danger(c), logistic.danger(c), p, len(times)))
+    return rows, times, ess
+
+
+def sampler_eval(args) -> None:
+    """AUC and log-loss of today's danger, the logistic model and the sampler on a test file."""
+    import numpy as np
+
+    settings = {}
+    for pair in args.set:
+        key, _, value = pair.partition("=")
+        settings[key] = int(value) if key == "N" else float(value)
+    with open(args.file) as f:
+        lines = [line for i, line in enumerate(f) if line.strip() and i % args.every == 0
+                 and (not args.style or f'"style":"{args.style}"' in line)]
+    chunks = [lines[i :: args.workers * 4] for i in range(args.workers * 4)]
+    rows, times, ess = [], [], []
+    with multiprocessing.get_context("fork").Pool(args.workers) as pool:
+        for r, t, e in pool.imap(_sampler_rows, [(c, settings) for c in chunks]):
+            rows += r
+            times += t
+            ess += e
+    style = np.array([r[0] for r in rows])
+    y = np.array([r[1] for r in rows], dtype=float)
+    cols = {name: np.array([r[i] for r in rows]) for i, name in ((2, "today"), (3, "logistic"), (4, "sampler"))}
+    # does the sampler add to the logistic model?  Both logits stacked by a
+    # two-input logistic regression, fitted on the even positions, reported on the odd
+    # (and the other way round): no fitted value sees its own position's label
+    logit = lambda p: np.log(np.clip(p, 1e-4, 1 - 1e-4) / (1 - np.clip(p, 1e-4, 1 - 1e-4)))  # noqa: E731
+    pair = np.column_stack([logit(cols["logistic"]), logit(cols["sampler"])])
+    half = np.array([r[5] % 2 for r in rows]) == 0
+    stacked = np.empty(len(y))
+    for fit_on in (half, ~half):
+        stacked[~fit_on] = predict(fit_logistic(pair[fit_on], y[fit_on], l2=0.0), pair[~fit_on])
+    cols["stacked"] = stacked
+    print(f"{args.file}, one position in {args.every}: {len(lines)} positions, {len(rows)} cards; settings {settings}; "
+          f"sampler CPU per decision median {1000 * float(np.median(times)):.1f} ms, "
+          f"p90 {1000 * float(np.quantile(times, 0.9)):.1f} ms; effective samples median "
+          f"{float(np.median(ess)):.0f}, p10 {float(np.quantile(ess, 0.1)):.0f}")
+    print("| opponent | cards | completes | AUC today | logistic | sampler | logistic + sampler | log-loss today | "
+          "logistic | sampler | logistic + sampler |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    for s in [s for s in STYLES if s in set(style)] + ["all"]:
+        m = style == s if s != "all" else np.ones(len(y), dtype=bool)
+        a = " | ".join(f"{auc(cols[n][m], y[m]):.3f}" for n in cols)
+        b = " | ".join(f"{logloss(cols[n][m], y[m]):.4f}" for n in cols)
+        print(f"| {s} | {m.sum()} | {y[m].mean():.3f} | {a} | {b} |", flush=True)
+
+
 def main() -> int:
     if len(sys.argv) == 1:  # `python3 build.py bench` runs every script bare: a research script, not a benchmark
         print(__doc__.split("\n\n")[0] + " Research only: run it with arguments (bench/README.md).")
@@ -240,8 +352,14 @@ def main() -> int:
     t.add_argument("--test-every", type=int, default=5, help="hold out the matches n %% N == 0 to report on")
     t.add_argument("--l2", type=float, default=1e-3)
     t.add_argument("--write", action="store_true")
+    e = sub.add_parser("sampler", help="today's danger, the logistic model and the sampler on a test file")
+    e.add_argument("file")
+    e.add_argument("--every", type=int, default=1, help="one position in this many")
+    e.add_argument("--workers", type=int, default=2)
+    e.add_argument("--style", help="only the positions against this opponent style")
+    e.add_argument("--set", action="append", default=[], help="a setting of gin.ai.sampler, as NAME=value")
     args = p.parse_args()
-    {"collect": collect, "train": train}[args.cmd](args)
+    {"collect": collect, "train": train, "sampler": sampler_eval}[args.cmd](args)
     return 0
 
 

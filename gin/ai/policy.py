@@ -399,8 +399,12 @@ def decide_normal(view: dict[str, Any]) -> Decision:
 
 def danger_of(k: Knowledge, p: Params) -> Callable[[int], float]:
     """The chance that a discard completes a meld of the opponent, as ``p`` reads it."""
+    if p.danger_model == 2:
+        from .sampler import Sampled  # imported on first use: hard0 (the page's hard) never needs it
+
+        return Sampled(k).danger
     if p.danger_model:
-        from .danger import Danger  # imported on first use: hard0 (the page's hard) never needs it
+        from .danger import Danger
 
         return Danger(k).danger
     return k.danger
@@ -580,7 +584,8 @@ def hard_level(level: str) -> Params:
     """``"hard:key=value,..."``: Difícil's parameters (``HARD``) with some changed,
     for the arena and the tuning scripts (``margin.<profile>=x`` sets one
     profile's knock margin; ``danger_model=1`` reads the danger from
-    ``gin.ai.danger``, ``habit=w`` weighs the opponent's showdown knocks as ``w``
+    ``gin.ai.danger``, ``danger_model=2`` from hands sampled over the
+    opponent's clues (``gin.ai.sampler``), ``habit=w`` weighs the opponent's showdown knocks as ``w``
     observations against the pool's); ``ValueError`` on a bad one.  Issue 34
     measured ``hard:danger_model=1`` no stronger than ``hard`` (bench/README.md)."""
     name, _, spec = level.partition(":")

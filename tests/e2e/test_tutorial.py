@@ -12,7 +12,7 @@ from test_table import button, settle, shoot
 
 GUIDE = "GUIA-0130"
 FLAG = "gin.tutorial.v1"
-RECORDS = ("gin.records.v2", "gin.finished.v1", "gin.cleared.v1")
+RECORDS = ("gin.records.v2", "gin.finished.v1", "gin.cleared.v2")
 # The guided deal's steps when followed: the upcard, the forced stock draw
 # after both passed, then discards, draws and the knock (the first test plays them).
 STEPS = 9

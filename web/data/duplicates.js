@@ -58,20 +58,32 @@ export async function keepDuplicate(storage, call, record) {
     hard: record.hard,
   };
   if (!validRecord(line)) return false;
-  const kept = readDuplicates(storage);
-  if (kept.records.some((r) => r.id === line.id)) return false;
-  kept.records.push(line);
-  return writeBounded(storage, call, kept);
+  return storage.exclusive(() => addRecords(storage, call, [line]).then((n) => n > 0));
 }
 
-async function writeBounded(storage, call, kept) {
-  if (kept.records.length > RECENT) {
-    const dropped = kept.records.slice(0, kept.records.length - RECENT);
-    const summed = await call("duplicate_stats", { records: dropped, ...(kept.totals ? { totals: kept.totals } : {}) });
-    kept.totals = summed.totals;
-    kept.records = kept.records.slice(-RECENT);
+// Adds the records not kept yet (by id); the oldest beyond RECENT summed by
+// the engine. Runs inside storage.exclusive (one tab at a time); after the
+// engine's answer the value is read again, and written only if no other
+// writer changed it meanwhile (issue 36, path 8): else the sum is made again.
+// Returns how many were added (0 also when nothing could be written).
+async function addRecords(storage, call, fresh) {
+  for (let tries = 0; tries < 3; tries++) {
+    const raw = storage.read(KEYS.duplicate);
+    const kept = readDuplicates(storage);
+    const have = new Set(kept.records.map((r) => r.id));
+    const added = fresh.filter((r) => !have.has(r.id));
+    if (!added.length) return 0;
+    kept.records.push(...added);
+    if (kept.records.length > RECENT) {
+      const dropped = kept.records.slice(0, kept.records.length - RECENT);
+      const summed = await call("duplicate_stats", { records: dropped, ...(kept.totals ? { totals: kept.totals } : {}) });
+      if (storage.read(KEYS.duplicate) !== raw) continue;
+      kept.totals = summed.totals;
+      kept.records = kept.records.slice(-RECENT);
+    }
+    return storage.writeJson(KEYS.duplicate, kept) ? added.length : 0;
   }
-  return storage.writeJson(KEYS.duplicate, kept);
+  return 0;
 }
 
 // "Borrar" in Estadísticas (false: storage refused).
@@ -93,11 +105,5 @@ export async function checkDuplicates(call, part) {
 // Returns how many were added.
 export async function mergeDuplicates(storage, call, part) {
   if (part === undefined) return 0;
-  const kept = readDuplicates(storage);
-  const have = new Set(kept.records.map((r) => r.id));
-  const fresh = part.records.filter((r) => !have.has(r.id));
-  if (!fresh.length) return 0;
-  kept.records = [...kept.records, ...fresh];
-  await writeBounded(storage, call, kept);
-  return fresh.length;
+  return storage.exclusive(() => addRecords(storage, call, part.records));
 }

@@ -17,6 +17,7 @@
 // replayed from its seed with the same moves never count anything twice.
 
 import { KEYS } from "./keys.js";
+import { splitEntries } from "./formats.js";
 import { isDailyLine } from "../model/daily.js";
 
 export const KEEP = 50;
@@ -120,6 +121,14 @@ function validRecord(r) {
   return Array.isArray(r.totals) && r.totals.length === 2 && r.totals.every(isCount);
 }
 
+// A line of a newer build (a rule profile, a level or a kind added since):
+// well formed, kept untouched where it is, never counted here (formats.js).
+function foreignRecord(r) {
+  if (!r || typeof r !== "object" || Array.isArray(r) || typeof r.id !== "string" || typeof r.seed !== "string") return false;
+  if (typeof r.at !== "number" || !Number.isFinite(r.at) || typeof r.kind !== "string") return false;
+  return !LEVELS.includes(r.level) || !PROFILES.includes(r.profile) || (r.kind !== "deal" && r.kind !== "match");
+}
+
 function sameRecord(a, b) {
   const same = FIELDS.every((k) => a[k] === b[k]);
   return same && (a.kind !== "match" || (a.totals[0] === b.totals[0] && a.totals[1] === b.totals[1]));
@@ -142,6 +151,8 @@ const FILTER_KEYS = new Set(
   [null, ...LEVELS].flatMap((level) => [null, ...PROFILES].map((profile) => filterKey(level, profile))),
 );
 const GROUP_KEYS = new Set(LEVELS.flatMap((level) => PROFILES.map((profile) => filterKey(level, profile))));
+// A group or filter of a newer build (a profile added since): kept as it is, not shown here.
+const FOREIGN_KEY = /^[a-z0-9_*-]{1,40}\|[a-z0-9_*-]{1,40}$/;
 
 // Stored or imported totals: every part of the right kind and within bounds.
 export function validTotals(t) {
@@ -150,14 +161,14 @@ export function validTotals(t) {
   const plain = (o) => o && typeof o === "object" && !Array.isArray(o);
   if (!plain(t.groups) || !plain(t.best) || !plain(t.streaks)) return false;
   for (const [key, g] of Object.entries(t.groups)) {
-    if (!GROUP_KEYS.has(key) || !plain(g) || ![...COUNTERS, "knock_deadwood", "knock_count"].every((k) => isCount(g[k]))) return false;
+    if (!(GROUP_KEYS.has(key) || (FOREIGN_KEY.test(key) && !key.includes(FILTER_ANY))) || !plain(g) || ![...COUNTERS, "knock_deadwood", "knock_count"].every((k) => isCount(g[k]))) return false;
   }
   for (const [key, b] of Object.entries(t.best)) {
-    if (!FILTER_KEYS.has(key) || !plain(b) || !Array.isArray(b.totals) || b.totals.length !== 2 || !b.totals.every(isCount)) return false;
+    if (!(FILTER_KEYS.has(key) || FOREIGN_KEY.test(key)) || !plain(b) || !Array.isArray(b.totals) || b.totals.length !== 2 || !b.totals.every(isCount)) return false;
     if (b.margin !== b.totals[0] - b.totals[1] || typeof b.seed !== "string") return false;
   }
   for (const [key, v] of Object.entries(t.streaks)) {
-    if (!FILTER_KEYS.has(key) || !plain(v) || !isCount(v.streak) || !isCount(v.best_streak) || v.streak > v.best_streak) return false;
+    if (!(FILTER_KEYS.has(key) || FOREIGN_KEY.test(key)) || !plain(v) || !isCount(v.streak) || !isCount(v.best_streak) || v.streak > v.best_streak) return false;
   }
   return true;
 }
@@ -226,6 +237,7 @@ export function summarize(records, { level = null, profile = null } = {}, totals
   let bestStreak = 0;
   if (totals) {
     for (const [key, g] of Object.entries(totals.groups)) {
+      if (!GROUP_KEYS.has(key)) continue; // a newer build's profile: kept, not shown
       const [l, p] = key.split("|");
       if ((level && l !== level) || (profile && p !== profile)) continue;
       for (const k of COUNTERS) sum[k] += g[k];
@@ -288,7 +300,7 @@ const FUTURE_SLACK_MS = 24 * 3600 * 1000;
 // storage: storage.js's adapter; call(method, params): the engine.
 export function createFinished(storage, call) {
   const fin = {
-    storage, // the player's data (storage.js): readChecked, writeAll, remove...
+    storage, // the player's data (storage.js): readChecked, writeAll, remove, exclusive...
     call, // the engine (its `stats` counts a save's lines)
   };
   return {
@@ -305,44 +317,76 @@ export function createFinished(storage, call) {
 
 // A collection that cannot be read, or holds entries that are not what
 // they should be, is kept aside (storage.js) before anything is written
-// over it; what is readable is used.
-function readList(fin, key, valid = () => true) {
+// over it; what is readable is used. Entries of a newer build (`foreign`)
+// are neither used nor a reason to set the list aside (formats.js).
+function readList(fin, key, valid = () => true, foreign = () => false) {
   const value = fin.storage.readChecked(key, Array.isArray);
   if (!value) return [];
-  const good = value.filter(valid);
-  if (good.length !== value.length) fin.storage.setAside(key, fin.storage.read(key));
-  return good;
+  const { known, bad } = splitEntries(value, valid, foreign);
+  if (bad.length) fin.storage.setAside(key, fin.storage.read(key));
+  return known;
 }
 
 const isKept = (m) => m && typeof m === "object" && m.save && typeof m.save === "object" && !Array.isArray(m.save);
 const byTime = (a, b) => a.at - b.at;
 
-// The kept finished matches [{at, save}], oldest first.
+// The kept finished matches [{at, save}], in the order they were kept
+// (the stored order is the sequence: never the clock, issue 36 path 5).
 function matches(fin) {
   return readList(fin, KEYS.finished, isKept);
 }
 
-// The statistics lines kept one by one.
+// The statistics lines kept one by one, in the order they were counted.
 function records(fin) {
-  return readList(fin, KEYS.records, validRecord);
+  return readList(fin, KEYS.records, validRecord, foreignRecord);
 }
 
-// The older lines, summed.
+// The older lines, summed (empty when a newer build's totals are there:
+// those are left as they are, formats.js).
 function totals(fin) {
   return fin.storage.readChecked(KEYS.totals, validTotals) || emptyTotals();
 }
 
+// `recs` (this build's lines, in order) with the stored lines of a newer
+// build put back where they were among them, untouched.
+function withForeign(fin, recs) {
+  const stored = fin.storage.readJson(KEYS.records);
+  if (!Array.isArray(stored) || !stored.some(foreignRecord)) return recs;
+  const out = [];
+  let i = 0;
+  for (const r of stored) {
+    if (foreignRecord(r)) out.push(r);
+    else if (i < recs.length) out.push(recs[i++]);
+  }
+  return out.concat(recs.slice(i));
+}
+
+// `fresh` (imported, each with its own `at`) merged into `list` (in stored
+// order): each goes before the first entry kept later than it. Only an
+// import uses the dates to place entries; what this page counts is appended.
+function mergeByTime(list, fresh) {
+  const out = [...list];
+  for (const entry of [...fresh].sort(byTime)) {
+    const at = out.findIndex((e) => typeof e.at === "number" && e.at > entry.at);
+    if (at < 0) out.push(entry);
+    else out.splice(at, 0, entry);
+  }
+  return out;
+}
+
+// The lists written back in their stored order, the last KEEP matches and
+// RECENT_LINES lines kept; the older lines summed into the totals, unless
+// a newer build's totals are there (then no line is summed: they all stay).
 // evict: room may be made by dropping old replays (a match played here;
 // never an import).
-// Lines beyond RECENT_LINES, the oldest, are summed into the totals.
 function write(fin, list, recs, evict = false, sums = null) {
-  const kept = [...list].sort(byTime).slice(-KEEP);
-  const lines = [...recs].sort(byTime);
+  const newer = fin.storage.newer(KEYS.totals);
+  const cut = newer ? 0 : Math.max(0, recs.length - RECENT_LINES);
   const entries = [
-    [KEYS.finished, kept],
-    [KEYS.records, lines.slice(-RECENT_LINES)],
+    [KEYS.finished, list.slice(-KEEP)],
+    [KEYS.records, withForeign(fin, recs.slice(cut))],
   ];
-  if (lines.length > RECENT_LINES || sums) entries.push([KEYS.totals, fold(sums || totals(fin), lines.slice(0, Math.max(0, lines.length - RECENT_LINES)))]);
+  if (!newer && (cut || sums)) entries.push([KEYS.totals, fold(sums || totals(fin), recs.slice(0, cut))]);
   return fin.storage.writeAll(entries, { evict });
 }
 
@@ -365,44 +409,81 @@ function addLines(fin, recs, lines, folded = new Set(totals(fin).ids)) {
   return added;
 }
 
+// --- what "Borrar" cleared (KEYS.cleared) -------------------------------------------
+
+// At "Borrar", every match not finished then (the one on the table and the
+// unfinished ones kept) is marked {seed, actions, id}: a line of that match
+// up to that move is cleared, whichever tab or build counts it later, so
+// resuming it never brings back what was cleared (issue 36, path 9). A
+// plain id is a line cleared by an earlier build (gin.cleared.v1).
+export const CLEARED_KEEP = 100;
+const isMark = (c) => c && typeof c === "object" && typeof c.seed === "string" && Number.isInteger(c.actions) && c.actions >= 0 && typeof c.id === "string";
+const markOf = (save) => ({ seed: String(save.seed), actions: (save.actions || []).length, id: matchId(save) });
+
+function readCleared(fin) {
+  const list = readList(fin, KEYS.cleared, (c) => typeof c === "string" || isMark(c));
+  const legacy = readList(fin, KEYS.clearedV1, (c) => typeof c === "string");
+  return { ids: new Set([...legacy, ...list.filter((c) => typeof c === "string")]), marks: list.filter(isMark) };
+}
+
+// Is the line of `save` ending after `actions` moves, known as `id`, cleared?
+function isCleared(cleared, save, actions, id) {
+  if (cleared.ids.has(id)) return true;
+  const seed = String(save.seed);
+  const moves = save.actions || [];
+  return cleared.marks.some((m) => m.seed === seed && actions <= m.actions && moves.length >= m.actions && matchId({ seed: save.seed, rules: save.rules, actions: moves.slice(0, m.actions) }) === m.id);
+}
+
+// --- counting ------------------------------------------------------------------------
+
 // The current match's save after a deal ended (or on opening the page):
 // its ended deals are counted, each once, and the match too once it is
-// over (then it is kept as well). Returns the number of new lines.
+// over (then it is kept as well). Returns the number of new lines. The
+// engine is asked first; the lists are read and written after, in one
+// section no other tab's runs through (issue 36, path 8).
 async function count(fin, save, at = Date.now()) {
   if (!fin.storage.available || !save) return 0;
   const { over, lines: all } = await linesFor(fin, save, at);
-  const cleared = new Set(readList(fin, KEYS.cleared));
-  const lines = all.filter((line) => !cleared.has(line.id));
-  const list = matches(fin);
-  const recs = records(fin);
-  const added = addLines(fin, recs, lines);
-  const id = matchId(save);
-  const keepIt = over && !cleared.has(id) && !list.some((m) => matchId(m.save) === id);
-  if (keepIt) list.push({ at, save });
-  if ((added || keepIt) && !write(fin, list, recs, true)) throw new NotSaved();
-  return added;
+  return fin.storage.exclusive(() => {
+    const cleared = readCleared(fin);
+    const lines = all.filter((line) => !isCleared(cleared, save, line.actions, line.id));
+    const list = matches(fin);
+    const recs = records(fin);
+    const added = addLines(fin, recs, lines);
+    const id = matchId(save);
+    const keepIt = over && !isCleared(cleared, save, (save.actions || []).length, id) && !list.some((m) => matchId(m.save) === id);
+    if (keepIt) list.push({ at, save });
+    if ((added || keepIt) && !write(fin, list, recs, true)) throw new NotSaved();
+    return added;
+  });
 }
 
 // Kept matches whose lines are missing (put there by hand, or lines
 // lost): counted now, so the record can always be rebuilt from the saves.
+// The engine's answers are gathered first; the lists are read again after
+// them and written in one section (another tab may have written meanwhile).
 async function reconcile(fin) {
-  const list = matches(fin);
-  const recs = records(fin);
   const folded = new Set(totals(fin).ids);
-  const known = new Set(recs.map((r) => r.id));
-  let added = 0;
-  for (const m of list) {
+  const known = new Set(records(fin).map((r) => r.id));
+  const found = [];
+  for (const m of matches(fin)) {
     if (known.has(matchId(m.save)) || folded.has(digest(matchId(m.save)))) continue;
     try {
       const { over, lines } = await linesFor(fin, m.save, typeof m.at === "number" ? m.at : Date.now());
-      if (over) added += addLines(fin, recs, lines);
+      if (over) found.push(...lines);
       for (const line of lines) known.add(line.id);
     } catch {
       // an unreadable kept save is shown as such by the list, not counted
     }
   }
-  if (added && !write(fin, list, recs)) throw new NotSaved();
-  return added;
+  if (!found.length) return 0;
+  return fin.storage.exclusive(() => {
+    const list = matches(fin);
+    const recs = records(fin);
+    const added = addLines(fin, recs, found);
+    if (added && !write(fin, list, recs)) throw new NotSaved();
+    return added;
+  });
 }
 
 // Everything local in one object (the file "Exportar" writes).
@@ -436,40 +517,52 @@ function fileOf(data) {
 }
 
 // Each match of the file replayed by the engine, which must find it
-// finished: its lines, id -> line. Throws ImportRefused.
+// finished: its lines, id -> line. A match that is not (or is dated ahead
+// of this clock, or oversized) is refused alone, never the whole file
+// (issue 36, path 5): {recounted, refused: [{key, vars, seed}]}.
 async function recountMatches(fin, fileMatches, now, onProgress) {
   const recounted = new Map();
+  const refused = [];
   for (let i = 0; i < fileMatches.length; i++) {
     onProgress(i, fileMatches.length);
     const m = fileMatches[i];
-    if (!m || typeof m !== "object" || !m.save || typeof m.save !== "object" || typeof m.at !== "number") throw new ImportRefused("data.bad_match", { n: i + 1 });
-    if (!Number.isFinite(m.at) || m.at > now + FUTURE_SLACK_MS) throw new ImportRefused("data.future_match", { n: i + 1 });
-    if (JSON.stringify(m.save).length > MAX_MATCH_CHARS) throw new ImportRefused("data.oversized_match", { n: i + 1 });
-    let counted;
-    try {
-      counted = await linesFor(fin, m.save, m.at);
-    } catch {
-      throw new ImportRefused("data.bad_match", { n: i + 1 });
+    const refuse = (key) => refused.push({ key, vars: { n: i + 1 }, seed: isKept(m) ? String(m.save.seed) : null });
+    if (!isKept(m) || typeof m.at !== "number") refuse("data.bad_match");
+    else if (!Number.isFinite(m.at) || m.at > now + FUTURE_SLACK_MS) refuse("data.future_match");
+    else if (JSON.stringify(m.save).length > MAX_MATCH_CHARS) refuse("data.oversized_match");
+    else {
+      let counted = null;
+      try {
+        counted = await linesFor(fin, m.save, m.at);
+      } catch {
+        refuse("data.bad_match");
+      }
+      if (counted && !counted.over) refuse("data.unfinished_match");
+      else if (counted) for (const line of counted.lines) if (!recounted.has(line.id)) recounted.set(line.id, line);
     }
-    if (!counted.over) throw new ImportRefused("data.unfinished_match", { n: i + 1 });
-    for (const line of counted.lines) if (!recounted.has(line.id)) recounted.set(line.id, line);
   }
-  return recounted;
+  return { recounted, refused };
 }
 
-// Every line of the file well formed, once, not ahead of this clock, not
-// oversized, and equal to its match's recount when its match is in the file.
-function checkRecords(fileRecords, recounted, now) {
+// The file's lines that are well formed, once, not ahead of this clock,
+// not oversized, equal to their match's recount when their match is in the
+// file, and not of a match refused; the others refused one by one.
+function checkRecords(fileRecords, recounted, now, refused) {
   const seen = new Set();
+  const refusedSeeds = new Set(refused.map((r) => r.seed).filter(Boolean));
+  const good = [];
   for (let i = 0; i < fileRecords.length; i++) {
     const r = fileRecords[i];
-    if (!validRecord(r) || seen.has(r.id)) throw new ImportRefused("data.bad_record", { n: i + 1 });
-    if (r.at > now + FUTURE_SLACK_MS) throw new ImportRefused("data.future_record", { n: i + 1 });
-    if (JSON.stringify(r).length > MAX_LINE_CHARS) throw new ImportRefused("data.oversized_record", { n: i + 1 });
-    seen.add(r.id);
-    const again = recounted.get(r.id);
-    if (again && !sameRecord(r, again)) throw new ImportRefused("data.record_mismatch", { n: i + 1 });
+    const refuse = (key) => refused.push({ key, vars: { n: i + 1 }, seed: null });
+    if (!validRecord(r) || seen.has(r.id)) refuse("data.bad_record");
+    else if (r.at > now + FUTURE_SLACK_MS) refuse("data.future_record");
+    else if (JSON.stringify(r).length > MAX_LINE_CHARS) refuse("data.oversized_record");
+    else if (recounted.has(r.id) && !sameRecord(r, recounted.get(r.id))) refuse("data.record_mismatch");
+    else if (refusedSeeds.has(r.seed)) refuse("data.record_of_refused");
+    else good.push(r);
+    if (r && typeof r.id === "string") seen.add(r.id);
   }
+  return good;
 }
 
 // Reads a file's parsed JSON: a whole export, or one match's save.
@@ -477,20 +570,33 @@ function checkRecords(fileRecords, recounted, now) {
 // and be finished (the engine replays it), a line of a match in the file
 // must equal that match's recount, every line must be well formed (a deal
 // line of a match never finished has no save here to check it against),
-// no date ahead of this clock, no oversized match or line. Throws
-// ImportRefused; on success merges (nothing counted twice)
-// and returns {matches, duplicates, notKept, records, unchecked,
-// settings}: the matches kept, already here, not kept for want of room
-// (KEEP), the new lines, how many of them came without their match (not
-// replayed), and the file's settings or null.
+// no date ahead of this clock, no oversized match or line. A bad entry is
+// refused alone; a file whose every entry is refused, or that is not an
+// export at all, or that brings nothing new beside a refused entry, throws
+// ImportRefused (the first reason). On success merges
+// (nothing counted twice) and returns {matches, duplicates, notKept,
+// records, unchecked, refused, refusal, settings}: the matches kept,
+// already here, not kept for want of room (KEEP), the new lines, how many
+// of them came without their match (not replayed), how many entries were
+// refused and the first one's {key, vars}, and the file's settings or null.
 async function importData(fin, data, onProgress = () => {}) {
   const { file, fileMatches, fileRecords } = fileOf(data);
   const now = Date.now();
-  const recounted = await recountMatches(fin, fileMatches, now, onProgress);
-  checkRecords(fileRecords, recounted, now);
-  // Merge: what is here stays (an import never removes a local match);
-  // what is new is added while there is room under KEEP, the newest
-  // first, and the rest is reported as not kept.
+  const { recounted, refused } = await recountMatches(fin, fileMatches, now, onProgress);
+  const goodRecords = checkRecords(fileRecords, recounted, now, refused);
+  const refusedMatches = new Set(refused.filter((r) => r.key.endsWith("_match")).map((r) => r.vars.n - 1));
+  const goodMatches = fileMatches.filter((m, i) => !refusedMatches.has(i));
+  if (refused.length && !goodMatches.length && !goodRecords.length && !file.totals) throw new ImportRefused(refused[0].key, refused[0].vars);
+  const done = await fin.storage.exclusive(() => mergeFile(fin, file, goodMatches, goodRecords, recounted, refused));
+  return { ...done, refused: refused.length, refusal: refused.length ? { key: refused[0].key, vars: refused[0].vars } : null };
+}
+
+// The checked parts merged into what is stored (read now, inside the
+// section): what is here stays (an import never removes a local match);
+// what is new is added while there is room under KEEP, the newest first,
+// and the rest is reported as not kept. When nothing new comes in and some
+// entry was refused, the file is refused with that entry's reason.
+function mergeFile(fin, file, fileMatches, fileRecords, recounted, refused) {
   const list = matches(fin);
   const recs = records(fin);
   const haveMatch = new Set(list.map((m) => matchId(m.save)));
@@ -507,33 +613,42 @@ async function importData(fin, data, onProgress = () => {}) {
   fresh.sort(byTime);
   const room = Math.max(0, KEEP - list.length);
   const kept = room ? fresh.slice(-room) : [];
-  list.push(...kept);
-  // The file's own lines first (they keep their times), then any line of
-  // its matches that it lacks.
   // The file's summed older lines: added when none of them is here yet,
   // nothing when all are; a file that shares only some is refused (a sum
-  // cannot be split to tell which).
-  const sums = file.totals ? mergeTotals(totals(fin), file.totals, recs) : null;
+  // cannot be split to tell which), and so is one where a newer build's
+  // totals are here (this build does not rewrite them).
+  const newerHere = fin.storage.newer(KEYS.totals);
+  if (newerHere && file.totals && file.totals.ids.length) throw new ImportRefused("data.newer_here");
+  const sums = file.totals && !newerHere ? mergeTotals(totals(fin), file.totals, recs) : null;
   const folded = new Set((sums || totals(fin)).ids);
   const before = new Set(recs.map((r) => r.id));
-  const newRecords = addLines(fin, recs, fileRecords, folded) + addLines(fin, recs, [...recounted.values()], folded);
+  // The file's own lines first (they keep their times), then any line of
+  // its matches that it lacks; placed among the local ones by their dates.
+  const added = [];
+  const newRecords = addLines(fin, added, [...fileRecords, ...recounted.values()], new Set([...folded, ...[...before].map(digest)]));
   // New lines the file gives without their match (finished beyond the 50
   // kept, or left half-way): well formed, but nothing here can replay them.
   const unchecked = fileRecords.filter((r) => !before.has(r.id) && !folded.has(digest(r.id)) && !recounted.has(r.id)).length;
-  if ((kept.length || newRecords || sums) && !write(fin, list, recs, false, sums)) throw new ImportRefused("data.cannot_save");
+  if (refused.length && !kept.length && !newRecords && !sums) throw new ImportRefused(refused[0].key, refused[0].vars);
+  if ((kept.length || newRecords || sums) && !write(fin, mergeByTime(list, kept), mergeByTime(recs, added), false, sums)) throw new ImportRefused("data.cannot_save");
   return { matches: kept.length, duplicates, notKept: fresh.length - kept.length, records: newRecords, unchecked, settings: file.settings || null };
 }
 
 // "Borrar": the statistics and the kept matches (not the current match,
-// not the settings).
-// The lines of the match in progress (`current`, its save) are
-// remembered as cleared: its ended deals stay uncounted when it is next
-// counted (the next deal's end, a reload); its later deals count.
+// not the settings). The match in progress (`current`, its save), the one
+// on the key (another tab's) and the unfinished ones kept are marked (KEYS.cleared): their lines up to now
+// stay uncounted whenever they are counted again (the next deal's end, a
+// reload, resuming one from Partidas); their later deals count.
 function clear(fin, current = null) {
   const { storage } = fin;
-  const cleared = current ? records(fin).filter((r) => r.seed === String(current.seed) && r.id === lineId(current, r)).map((r) => r.id) : [];
+  const before = readCleared(fin);
+  // The match on the key too: another tab's, when this tab wrote last before it.
+  const onKey = storage.readMatch();
+  const saves = [current, onKey.status === "ok" ? onKey.save : null, ...storage.openMatches().map((m) => m.save)].filter((s) => s && typeof s === "object");
+  const marks = [...before.marks, ...saves.map(markOf)].slice(-CLEARED_KEEP);
+  const kept = [...before.ids, ...marks];
   const a = storage.remove(KEYS.finished);
   const b = storage.remove(KEYS.records) && storage.remove(KEYS.totals);
-  const c = cleared.length ? storage.writeJson(KEYS.cleared, cleared) : storage.remove(KEYS.cleared);
+  const c = kept.length ? storage.writeJson(KEYS.cleared, kept) && storage.remove(KEYS.clearedV1) : storage.remove(KEYS.cleared);
   return a && b && c;
 }

@@ -11,9 +11,11 @@ export const KEYS = Object.freeze({
   ui: "gin.ui.v1", // {seed, actions, selected, order, knock}: the selection, the hand order, an open knock panel
   finished: "gin.finished.v1", // [{at, save}]: the last 50 finished matches, oldest first (finished.js)
   records: "gin.records.v2", // [line]: one per deal ever ended and per match ever finished (finished.js)
-  cleared: "gin.cleared.v1", // [line id]: the match in progress's lines when "Borrar" was pressed (finished.js)
+  cleared: "gin.cleared.v2", // [line id | {seed, actions, id}]: what "Borrar" cleared of the matches not finished then (finished.js)
+  clearedV1: "gin.cleared.v1", // (before v2) [line id]: read as v2's ids, removed at the next "Borrar"
   totals: "gin.totals.v1", // the statistics lines older than the last RECENT_LINES, summed (finished.js)
   open: "gin.open.v1", // [{seed, at, save}]: matches left unfinished for another one, newest last
+  ended: "gin.ended.v1", // [matchId]: the last matches a tab saw end, newest last (storage.js: never kept as unfinished, even after "Borrar")
   aside: "gin.aside.v1", // [{key, at, raw}]: unreadable stored values kept aside, oldest first
   coach: "gin.coach.v1", // [{seed, deal, at, kinds: {upcard, draw, discard, knock}}]: the coach's notes per deal, oldest first (coachlog.js)
   tutorial: "gin.tutorial.v1", // "done" | "skipped": the guided first deal was played or turned down (play/tutorial.js)

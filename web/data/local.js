@@ -6,16 +6,28 @@
 
 import { KEYS } from "./keys.js";
 
-// A backend that can be written, or null: merely reading
-// window.localStorage throws where storage is blocked.
+// A backend that can be read, or null: merely reading window.localStorage
+// throws where storage is blocked. A full storage still reads (what the
+// player has must show even when nothing more fits): canWrite tells.
 export function openBackend(getBackend = () => window.localStorage) {
   try {
     const backend = getBackend();
-    backend.setItem(KEYS.probe, "1");
-    backend.removeItem(KEYS.probe);
+    backend.getItem(KEYS.probe);
     return backend;
   } catch {
     return null;
+  }
+}
+
+// True when something can be written there now (a probe written and removed).
+export function canWrite(backend) {
+  if (!backend) return false;
+  try {
+    backend.setItem(KEYS.probe, "1");
+    backend.removeItem(KEYS.probe);
+    return true;
+  } catch {
+    return false;
   }
 }
 

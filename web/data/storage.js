@@ -5,12 +5,14 @@
 // state is one record (createStorage); its functions take it first.
 
 import { matchId } from "./finished.js";
+import { isNewer } from "./formats.js";
 import { KEYS, LOST_KEY } from "./keys.js";
-import { openBackend, openSession, readJsonText, readText, removeKey, writeText } from "./local.js";
+import { canWrite, openBackend, openSession, readJsonText, readText, removeKey, writeText } from "./local.js";
 
 // Bounds (documented in docs/history.md).
 export const ASIDE_SLOTS = 5; // unreadable values kept aside; the oldest goes first
 export const OPEN_KEEP = 8; // unfinished matches kept besides the current one
+export const ENDED_KEEP = 20; // ids of the last matches seen to end (KEYS.ended)
 // A stored save longer or deeper than this is set aside before it reaches the
 // worker (the engine refuses deeper than 32 levels; a real save nests 4 deep
 // and a 500-point match is well under 200,000 characters).
@@ -48,10 +50,11 @@ export function parseSave(raw) {
 }
 
 // getBackend/getSession: where localStorage and sessionStorage come from
-// (the page's own by default).
-export function createStorage(getBackend = undefined, getSession = undefined) {
+// (the page's own by default); locks: the Web Locks (navigator.locks), or
+// null where the page has none (plain HTTP, Node).
+export function createStorage(getBackend = undefined, getSession = undefined, locks = globalThis.navigator && navigator.locks) {
   const store = {
-    backend: openBackend(getBackend), // localStorage, or null where it is blocked or missing
+    backend: openBackend(getBackend), // localStorage (readable, maybe full), or null where it is blocked or missing
     session: openSession(getSession), // sessionStorage, or null
     // Becomes false after any failed write (quota, blocked), so the page can
     // say "cannot save" once instead of pretending.
@@ -59,8 +62,9 @@ export function createStorage(getBackend = undefined, getSession = undefined) {
     owns: () => true, // does this tab own the match in progress (tabs.js)?
     hooks: { aside: () => {}, evicted: () => {} }, // aside(key): newly kept aside; evicted(n): replays dropped for room
     lastWritten: { text: null, seed: null, over: false }, // what this page last wrote under KEYS.match
+    locks: locks || null, // Web Locks: one tab at a time changes the shared collections (exclusive)
   };
-  store.writable = store.backend !== null;
+  store.writable = canWrite(store.backend);
   // Values of the legacy single slot join the slots.
   const legacy = read(store, KEYS.brokenMatch);
   if (legacy !== null && setAside(store, KEYS.match, legacy)) remove(store, KEYS.brokenMatch);
@@ -103,6 +107,11 @@ export function createStorage(getBackend = undefined, getSession = undefined) {
     // kept aside first (finished.js: the collections).
     readChecked: (key, check) => readChecked(store, key, check),
     setAside: (key, raw) => setAside(store, key, raw),
+    // The value under `key` is of a newer build's format (formats.js): never rewritten.
+    newer: (key) => newerStored(store, key),
+    // fn() run while no other tab runs one: a read-modify-write of the
+    // collections every tab shares (finished.js, duplicates.js). Resolves to fn's result.
+    exclusive: (fn) => exclusive(store, fn),
     read: (key) => read(store, key),
     writeJson: (key, value) => write(store, key, JSON.stringify(value)),
     writeAll: (entries, options) => writeAll(store, entries, options),
@@ -119,10 +128,35 @@ export function createStorage(getBackend = undefined, getSession = undefined) {
 const GUARDED = new Set([KEYS.match, KEYS.ui, KEYS.acknowledged, KEYS.open]);
 
 const read = (store, key) => readText(store.backend, key);
+
+// formats.js's rule, for every key: a value of a newer build's format is
+// never rewritten by a write of this build (only "Borrar" removes it, on the
+// player's word).
+function newerStored(store, key) {
+  const raw = read(store, key);
+  if (raw === null || !raw.includes('"version"')) return false;
+  try {
+    return isNewer(key, JSON.parse(raw));
+  } catch {
+    return false;
+  }
+}
+
+// The collections every tab of this origin shares are read, changed and
+// written back inside one Web Lock, with no await between the read and the
+// write; where the page has no Web Locks the same section runs at once (a
+// section with no await in it is one step of this tab's event loop).
+const DATA_LOCK = "gin.data";
+async function exclusive(store, fn) {
+  if (!store.locks) return fn();
+  return store.locks.request(DATA_LOCK, () => fn());
+}
 const tryWrite = (store, key, value) => writeText(store.backend, key, value);
 
 // Room is made by dropping the oldest kept replays, one at a time; never
-// the current match, the statistics or what was kept aside.
+// the current match, the statistics or what was kept aside. The oldest is
+// the first stored: the list's order is the order they were kept in
+// (finished.js), whatever the clock said (issue 36, path 5).
 function evictOldestReplay(store) {
   const raw = read(store, KEYS.finished);
   let list;
@@ -132,7 +166,6 @@ function evictOldestReplay(store) {
     return false;
   }
   if (!Array.isArray(list) || !list.length) return false;
-  list.sort((a, b) => ((a && a.at) || 0) - ((b && b.at) || 0));
   list.shift();
   if (!tryWrite(store, KEYS.finished, JSON.stringify(list))) return false;
   store.hooks.evicted(1);
@@ -144,6 +177,7 @@ function evictOldestReplay(store) {
 function write(store, key, value, evict = true) {
   if (!store.backend) return false;
   if (GUARDED.has(key) && !store.owns()) return false;
+  if (newerStored(store, key)) return false;
   let ok = tryWrite(store, key, value);
   while (!ok && evict && key !== KEYS.finished && key !== KEYS.aside && evictOldestReplay(store)) ok = tryWrite(store, key, value);
   store.writable = ok;
@@ -222,7 +256,8 @@ function setAside(store, key, raw, { free = false } = {}) {
 }
 
 // A stored value that is there but unreadable, or not what `check` wants:
-// kept aside (never overwritten unseen), and null returned.
+// kept aside (never overwritten unseen), and null returned. A value of a
+// newer build's format (formats.js) is not ours to read: null, left as it is.
 function readChecked(store, key, check) {
   const raw = read(store, key);
   if (raw === null) return null;
@@ -233,6 +268,7 @@ function readChecked(store, key, check) {
     setAside(store, key, raw);
     return null;
   }
+  if (isNewer(key, value)) return null;
   if (!check(value)) {
     setAside(store, key, raw);
     return null;
@@ -270,17 +306,32 @@ function openList(store) {
   return finished.size ? good.filter((m) => !finished.has(matchId(m.save))) : good;
 }
 
-// The ids (finished.js's matchId) of the finished matches kept.
+// The ids (finished.js's matchId) of the finished matches kept, and of
+// the last ones a tab saw end (KEYS.ended: after "Borrar" emptied the
+// finished ones, or when they could not be kept, a match that ended is
+// still no unfinished one).
 function finishedIds(store) {
   const list = readJsonText(store.backend, KEYS.finished);
-  const ids = new Set();
+  const ended = readJsonText(store.backend, KEYS.ended);
+  const ids = new Set(Array.isArray(ended) ? ended.filter((id) => typeof id === "string") : []);
   if (!Array.isArray(list)) return ids;
   for (const m of list) if (m && m.save && typeof m.save === "object" && !Array.isArray(m.save)) ids.add(matchId(m.save));
   return ids;
 }
 
-function writeOpen(store, list) {
-  while (list.length > OPEN_KEEP) list.shift();
+// This tab saw the match of `save` end.
+function noteEnded(store, save) {
+  const id = matchId(save);
+  const ended = readJsonText(store.backend, KEYS.ended);
+  const list = Array.isArray(ended) ? ended.filter((e) => typeof e === "string" && e !== id) : [];
+  list.push(id);
+  write(store, KEYS.ended, JSON.stringify(list.slice(-ENDED_KEEP)), false);
+}
+
+// At most OPEN_KEEP, the oldest dropped first; `spare`: the seed about to
+// take the key, which leaves the list once it has (not counted, not dropped).
+function writeOpen(store, list, spare = null) {
+  while (list.filter((m) => m.seed !== spare).length > OPEN_KEEP) list.splice(list.findIndex((m) => m.seed !== spare), 1);
   return list.length ? write(store, KEYS.open, JSON.stringify(list)) : remove(store, KEYS.open);
 }
 
@@ -299,7 +350,7 @@ function keepOtherMatch(store, seed) {
   if (finishedIds(store).has(matchId(other))) return true;
   const list = openList(store).filter((m) => m.seed !== String(other.seed));
   list.push({ seed: String(other.seed), at: Date.now(), save: other });
-  return writeOpen(store, list);
+  return writeOpen(store, list, seed);
 }
 
 // --- the match in progress ---------------------------------------------------------
@@ -324,6 +375,7 @@ function writeMatch(store, save, over) {
   const ok = keepOtherMatch(store, seed) && write(store, KEYS.match, text);
   if (ok) {
     store.lastWritten = { text, seed, over: Boolean(over) };
+    if (over) noteEnded(store, save);
     const list = openList(store);
     if (list.some((m) => m.seed === seed)) writeOpen(store, list.filter((m) => m.seed !== seed));
     noteLost(store, null);

@@ -1,7 +1,7 @@
 // Match seeds: short human strings like "K7Q2-M9XD". New ones come from
 // crypto.getRandomValues over an alphabet without look-alikes (no 0/O, 1/I).
 
-// The guided first deal's seed (play/tutorial.js; bench/tutorial_seed.py found it).
+// The guided first deal's seed (play/tutorial.js; bench/tune/tutorial_seed.py found it).
 export const GUIDE_SEED = "GUIA-0130";
 
 export const SEED_ALPHABET = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"; // 32 symbols, 5 bits each

@@ -15,7 +15,7 @@ const REVIEW_FIRST = 2;
 const REVIEW_MS = 800;
 // Extra engines (worker.js REVIEWER) join the page's own for a match of
 // HELPERS_FROM deals or more: below that one engine is done about as soon as
-// another has booted from the snapshot (about 1.3 s; bench/web.py review).
+// another has booted from the snapshot (about 1.3 s; bench/review.py).
 const HELPERS_FROM = 9;
 const MAX_HELPERS = 3;
 const GB_PER_HELPER = 2;
@@ -146,7 +146,7 @@ export function mergeReview(parts, offset = 0) {
 // engine is one), at most MAX_HELPERS, and one per GB_PER_HELPER of the
 // device's memory where the browser says (navigator.deviceMemory), one
 // where it does not (Safari, Firefox): each costs a worker's memory (about
-// 120 MB at its peak in Chromium, bench/web.py review) until the review
+// 120 MB at its peak in Chromium, bench/review.py) until the review
 // ends or the viewer closes.
 function extraEngines(total, reviewEngine) {
   if (total < HELPERS_FROM || typeof reviewEngine !== "function") return [];

@@ -254,6 +254,7 @@ function importedText(done, daily = { days: 0, challenges: 0 }) {
       done.duplicates ? t("stats.import_duplicates", { n: done.duplicates }) : null,
       done.notKept ? t("stats.import_not_kept", { n: done.notKept, keep: KEEP }) : null,
       done.unchecked ? t("stats.import_unchecked", { n: done.unchecked }) : null,
+      done.refused ? `${t("stats.import_refused", { n: done.refused })} ${t(done.refusal.key, done.refusal.vars)}` : null,
     ]
       .filter(Boolean)
       .join(" ");

@@ -388,6 +388,11 @@ const DICT = {
     "stats.import_duplicates": "{n} partidas del archivo ya estaban aquí.",
     "stats.import_unchecked": "{n} de los resultados nuevos llegan sin su partida y no se han podido comprobar jugada a jugada.",
     "stats.import_not_kept": "{n} partidas del archivo no se han guardado: caben {keep} partidas terminadas y las de este navegador se quedan.",
+    // Issue 36 (safety): one bad entry of a file is refused alone; a newer build's data is left as it is.
+    "stats.import_refused": "{n} elementos del archivo no se han importado. El primero:",
+    "data.record_of_refused": "El resultado {n} del archivo es de una partida que no se ha importado.",
+    "data.newer_here": "Las estadísticas de este navegador las guardó una versión más nueva del juego: recarga la página para importar.",
+    "storage.insecure": "Esta página llega por HTTP sin cifrar: no se guarda para jugar sin conexión y las pestañas se avisan entre sí de otra forma. Ábrela con https:// o en localhost para tenerlo todo.",
     "stats.space": "Espacio usado en este navegador: {kb} KB (caben unos {max} KB).",
     "stats.aside_title": "Datos apartados",
     "stats.aside_note": "Datos guardados que no se podían leer, tal como estaban (se guardan los {n} últimos).",
@@ -1067,6 +1072,11 @@ const DICT = {
     "stats.import_duplicates": "{n} matches in the file were already here.",
     "stats.import_unchecked": "{n} of the new results come without their match and could not be checked move by move.",
     "stats.import_not_kept": "{n} matches in the file were not kept: {keep} finished matches fit and this browser's own stay.",
+    // Issue 36 (safety): one bad entry of a file is refused alone; a newer build's data is left as it is.
+    "stats.import_refused": "{n} items in the file were not imported. The first:",
+    "data.record_of_refused": "Result {n} in the file belongs to a match that was not imported.",
+    "data.newer_here": "This browser's statistics were saved by a newer version of the game: reload the page to import.",
+    "storage.insecure": "This page came over plain HTTP: it is not kept for playing offline and tabs warn each other another way. Open it with https:// or on localhost to have everything.",
     "stats.space": "Space used in this browser: {kb} KB (about {max} KB fit).",
     "stats.aside_title": "Data kept aside",
     "stats.aside_note": "Stored data that could not be read, as it was (the last {n} are kept).",
