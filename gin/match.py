@@ -25,10 +25,18 @@ from .shuffle import ALGORITHM, deal_cards, first_dealer, normalize_seed
 
 __all__ = [
     "Match", "DealResult", "FinalResult", "final_totals", "hollywood_games", "SAVE_FORMAT", "SAVE_VERSION",
+    "MAX_ACTIONS",
 ]
 
 SAVE_FORMAT = "gin-save"
 SAVE_VERSION = 1
+#: The most actions a save may list (issue 36, item 10). The longest real match
+#: seen (custom, target 500, Hollywood, knocking at once: 71 deals) has 3,006;
+#: a save past this is refused (``too_long``) before anything is replayed, so a
+#: crafted save cannot keep the engine busy for long: 10,000 actions load in
+#: ~2 s in CPython on a loaded 2-core machine, inside the page's watchdog on a
+#: slow phone (runtime/engine.js BUSY_TIMEOUT_MS).
+MAX_ACTIONS = 10_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -377,7 +385,8 @@ class Match:
         ``not_an_object``, ``bad_format``, ``wrong_version``, ``bad_rules``,
         ``bad_seed``, ``bad_meta``, ``bad_actions``, ``does_not_replay``,
         ``too_deep`` (lists and objects nested deeper than ``MAX_DEPTH``,
-        checked before anything else reads it).
+        checked before anything else reads it), ``too_long`` (more than
+        ``MAX_ACTIONS`` actions, checked before any is replayed).
         """
         if not isinstance(save, dict):
             raise SaveError(f"a save is a JSON object, not {type(save).__name__}", reason="not_an_object")
@@ -410,6 +419,8 @@ class Match:
         actions = save.get("actions")
         if not isinstance(actions, list):
             raise SaveError("save has no actions list", reason="bad_actions")
+        if len(actions) > MAX_ACTIONS:
+            raise SaveError(f"the save lists {len(actions)} actions; a match has at most {MAX_ACTIONS}", reason="too_long")
         for n, action in enumerate(actions):
             if not isinstance(action, dict) or "seat" in action:
                 raise SaveError(f"action {n} is not an action: {quote(action)}", reason="bad_actions")

@@ -76,5 +76,7 @@ result.gzip = {
   plain_is_gzip: read.isGzip(new TextEncoder().encode("GINSPARS")),
   gunzipped: Buffer.from(await read.gunzip(packed)).toString("latin1"),
 };
-result.notes = { cache: read.NOTES_CACHE, max_failures: read.MAX_FAILURES, note: read.notePath("snapshot/abc.bin.gz") };
+result.notes = { max_failures: read.MAX_FAILURES, note: read.notePath("snapshot/abc.bin.gz") };
+// Two copies of the game at different paths of one origin: their caches never share a name.
+result.names = ["http://h/", "http://h/gin/", "http://h/gin-beta/"].map((scope) => { const n = read.cacheNames(scope); return [n.build("v1"), n.staging, n.notes]; });
 await writeFile(path.join(dir, "result.json"), JSON.stringify(result));

@@ -284,3 +284,21 @@ def test_a_deeply_nested_save_is_refused_before_it_is_read():
     for _ in range(28):
         shallow = [shallow]
     Match.from_save({**good, "meta": {"note": shallow}})
+
+
+def test_a_save_with_more_actions_than_a_match_has_is_refused_before_replaying(good_save):
+    """Issue 36, item 10: a crafted save as long as a player could paste or keep
+    is refused at once (reason too_long), so it cannot keep the engine busy past
+    the page's watchdog; one at the cap is still read (its actions checked)."""
+    from gin import bridge
+    from gin.match import MAX_ACTIONS
+
+    # Junk past the cap: the length is checked before any action is replayed.
+    error = refused({**good_save, "actions": [{"type": "nonsense"}] * (MAX_ACTIONS + 1)}, "too_long")
+    assert str(MAX_ACTIONS) in str(error)
+    out = json.loads(bridge.load(json.dumps({"save": {**good_save, "actions": good_save["actions"] * 200}})))
+    assert out["ok"] is False and out["error"]["code"] == "bad_save" and f"at most {MAX_ACTIONS}" in out["error"]["message"], out
+    # At the cap, the actions are read as usual (here the junk is refused for itself).
+    refused({**good_save, "actions": [{"type": "nonsense"}] * MAX_ACTIONS}, "does_not_replay")
+    # The longest real match (71 deals of a 500-point custom match) is far below it.
+    assert MAX_ACTIONS >= 3 * 3006

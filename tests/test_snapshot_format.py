@@ -138,4 +138,14 @@ def test_a_stored_copy_that_does_not_add_up_is_corrupt(formats):
 def test_gzip_is_recognised_and_decoded_and_the_notes_are_shared(formats):
     _, result, _ = formats
     assert result["gzip"] == {"packed_is_gzip": True, "plain_is_gzip": False, "gunzipped": "a snapshot, gzip -9"}
-    assert result["notes"] == {"cache": "gin-snapshot-notes", "max_failures": 2, "note": "snapshot-failures/abc.bin.gz"}
+    assert result["notes"] == {"max_failures": 2, "note": "snapshot-failures/abc.bin.gz"}
+
+
+def test_each_copy_of_the_game_names_its_caches_by_its_path(formats):
+    """Issue 36, item 11: Cache Storage is the origin's; a copy at /gin/ and one at /gin-beta/
+    (or at /) must never share a cache name, or one's activation deletes the other's cache."""
+    _, result, _ = formats
+    names = result["names"]
+    assert names[1] == ["gin-v1@/gin/", "gin-staging@/gin/", "gin-snapshot-notes@/gin/"], names
+    every = [n for copy in names for n in copy]
+    assert len(set(every)) == len(every), names

@@ -255,6 +255,14 @@ def build() -> dict:
         "gin_integrity": sri(gin_bytes),
         "snapshot": snapshot,
     }
+    # The build's id, which the page and its engine's worker both carry (the
+    # handshake: runtime/engine.js): every source of the page and the engine,
+    # taken before the id is put into them.
+    identity = hashlib.sha256()
+    for path in web_sources():
+        identity.update(path.relative_to(WEB).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    identity.update(build_info["gin_integrity"].encode() + snapshot["raw_integrity"].encode())
+    build_info["id"] = identity.hexdigest()[:16]
     sw_source = None
     for path in web_sources():
         rel = path.relative_to(WEB).as_posix()

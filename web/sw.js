@@ -17,13 +17,17 @@
 // failures are noted in NOTES_CACHE, kept until the next build.
 importScripts("runtime/wasmdata.js", "runtime/snapshotformat.js"); // self.ginWasmData, self.ginSnapshotFormat
 
-const { integrityOf, isGzip, gunzip, sparseOf, INTEGRITY_HEADER, SPARSE_INTEGRITY_HEADER, NOTES_CACHE, MAX_FAILURES, notePath } = self.ginSnapshotFormat;
+const { integrityOf, isGzip, gunzip, sparseOf, INTEGRITY_HEADER, SPARSE_INTEGRITY_HEADER, cacheNames, MAX_FAILURES, notePath } = self.ginSnapshotFormat;
 
 const MANIFEST = self.__GIN_MANIFEST;
 const PREFIX = "gin-";
-const CACHE = PREFIX + MANIFEST.version;
-const STAGING = PREFIX + "staging"; // what the page's worker fetched before this script ran (runtime/staging.js)
 const SCOPE = new URL(self.registration.scope);
+// Every name ends with this copy's path (snapshotformat.js cacheNames): a
+// copy of the game at another path of the origin keeps its own caches.
+const NAMES = cacheNames(SCOPE.href);
+const CACHE = NAMES.build(MANIFEST.version);
+const STAGING = NAMES.staging; // what the page's worker fetched before this script ran (runtime/staging.js)
+const NOTES_CACHE = NAMES.notes;
 const SNAPSHOT = MANIFEST.snapshot || null;
 
 const urlFor = (path) => new URL(path, SCOPE).href;
@@ -40,18 +44,23 @@ function keep(bytes, integrity, headers) {
 
 // A file whose bytes are unchanged since an earlier build is copied from that
 // build's cache (same integrity), and one the page has just fetched from the
-// staging cache (checked here), instead of being downloaded again.
+// staging cache (checked here), instead of being downloaded again. Only this
+// service worker's own caches, written from bytes it had checked, are taken
+// at their integrity header's word; a staged copy is what the network (or
+// whoever answered the page's worker) sent, headers included: it is hashed
+// here (issue 36, item 13).
 async function reuse(path, integrity) {
   for (const name of await caches.keys()) {
     if (!name.startsWith(PREFIX) || name === CACHE) continue;
     const cache = await caches.open(name);
     const response = await cache.match(urlFor(path));
     if (!response) continue;
-    if (response.headers.get(INTEGRITY_HEADER) === integrity) return response;
-    if (name === STAGING) {
-      const bytes = await response.arrayBuffer();
-      if ((await integrityOf(bytes)) === integrity) return keep(bytes, integrity, response.headers);
+    if (!name.startsWith(PREFIX + "staging")) {
+      if (response.headers.get(INTEGRITY_HEADER) === integrity) return response;
+      continue;
     }
+    const bytes = await response.arrayBuffer();
+    if ((await integrityOf(bytes)) === integrity) return keep(bytes, integrity, response.headers);
   }
   return null;
 }
@@ -135,37 +144,51 @@ async function ownCache() {
   return (await caches.has(CACHE)) ? caches.open(CACHE) : null;
 }
 
+// One store of the snapshot at a time (issue 36, item 12): right after a new
+// build activates, its background fetch and the first visit's worker both
+// want it; two stores meant two downloads of 6 MB and twice the service
+// worker's work (gunzip, XOR and hash of 31 MB) at the very moment the
+// returning page loads through it. `bytesOf()` gives the bytes, or null.
+let storing = null;
+function storeOnce(bytesOf) {
+  storing ||= (async () => {
+    const cache = await ownCache();
+    if (!cache || (await cache.match(urlFor(SNAPSHOT.raw_path)))) return;
+    const bytes = await bytesOf();
+    if (bytes) await storeSnapshot(cache, bytes);
+  })()
+    .catch(warnSnapshot)
+    .finally(() => {
+      storing = null;
+    });
+  return storing;
+}
+
 // In the background once active: the snapshot, when no visit has brought it.
 let fetchingSnapshot = null;
 function fetchSnapshot() {
   if (!SNAPSHOT) return Promise.resolve();
-  fetchingSnapshot ||= (async () => {
-    const cache = await ownCache();
-    if (!cache || (await cache.match(urlFor(SNAPSHOT.raw_path)))) return;
-    if ((await snapshotFailures()) >= MAX_FAILURES) return;
+  fetchingSnapshot ||= storeOnce(async () => {
+    if ((await snapshotFailures()) >= MAX_FAILURES) return null;
     const fetched = await fetch(urlFor(SNAPSHOT.path), { cache: "no-cache" });
     if (!fetched.ok) throw new Error(`HTTP ${fetched.status}`);
-    await storeSnapshot(cache, await fetched.arrayBuffer());
-  })().catch(warnSnapshot).finally(() => {
+    return fetched.arrayBuffer();
+  }).finally(() => {
     fetchingSnapshot = null;
   });
   return fetchingSnapshot;
 }
 
 // The engine's worker fetching the snapshot (a visit that had no good copy):
-// it boots from these bytes, and a copy of them is kept decoded.
+// it boots from these bytes, and a copy of them is kept decoded, unless a
+// store is already under way (then no copy is even made).
 function passSnapshot(event) {
   event.respondWith(
     (async () => {
       const response = await fetch(event.request);
-      if (response.ok) {
+      if (response.ok && !storing) {
         const copy = response.clone();
-        event.waitUntil(
-          (async () => {
-            const cache = await ownCache();
-            if (cache) await storeSnapshot(cache, await copy.arrayBuffer());
-          })().catch(warnSnapshot),
-        );
+        event.waitUntil(storeOnce(() => copy.arrayBuffer()));
       }
       return response;
     })(),
@@ -182,11 +205,23 @@ self.addEventListener("install", (event) => {
   event.waitUntil(precache());
 });
 
+// A cache an earlier build of this copy left: named for this copy's path,
+// or named before names carried one ("gin-<version>", "gin-staging",
+// "gin-snapshot-notes") and holding this copy's files. Another copy's caches
+// are never touched.
+async function earlierOfThisCopy(name) {
+  if (!name.startsWith(PREFIX)) return false;
+  if (name.endsWith(NAMES.at)) return true;
+  if (name.includes("@")) return false;
+  if (name === PREFIX + "staging" || name === PREFIX + "snapshot-notes") return true; // short-lived; at worst a snapshot fetched again
+  return Boolean(await (await caches.open(name)).match(urlFor("index.html")));
+}
+
 self.addEventListener("activate", (event) => {
   event.waitUntil(
     (async () => {
       for (const name of await caches.keys()) {
-        if (name.startsWith(PREFIX) && name !== CACHE && name !== NOTES_CACHE) await caches.delete(name);
+        if (name !== CACHE && name !== NOTES_CACHE && (await earlierOfThisCopy(name))) await caches.delete(name);
       }
       // Notes on older builds' snapshots go; this build's stay (the engine
       // may have noted a failure before this worker activated).

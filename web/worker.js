@@ -10,7 +10,8 @@
 //   wheel     start Pyodide and install the gin wheel with micropip (or import
 //             the copy an earlier visit kept in IndexedDB), whenever the
 //             snapshot cannot be used.
-// ready's timings say which: boot = "snapshot" | "cache" | "micropip", and
+// ready's timings say which build this is (build: the id the page checks at
+// the handshake, runtime/engine.js) and which way it started: boot = "snapshot" | "cache" | "micropip", and
 // snapshot_fallback the reason a snapshot was not used; wheel is the
 // integrity of this build's gin wheel, snapshot the snapshot started from and
 // snapshot_source where it was read from (cache | network). Marks in ms
@@ -48,6 +49,7 @@ const BUILD = self.__GIN_BUILD;
 //   build     this build's paths and hashes (BUILD)
 //   reviewer  an extra engine for the review (REVIEW_ROLE)
 //   urls      every URL the start fetches or looks up, absolute
+//   caches    the names of this copy's caches (snapshotformat.js cacheNames)
 //   options   loadPyodide's options
 //   timings   what ready reports: which build, the way taken, the marks
 //   mark(name)  timings[name] = ms since the start began
@@ -55,7 +57,7 @@ function newStartup(build) {
   const t0 = performance.now();
   // which build this worker is, and when its start began (ms since the epoch,
   // for the page to put the marks on its own clock)
-  const timings = { wheel: build.gin_integrity, boot_at: performance.timeOrigin + t0 };
+  const timings = { build: build.id, wheel: build.gin_integrity, boot_at: performance.timeOrigin + t0 };
   const url = (path) => new URL(path, self.location.href).href;
   const snapshot = build.snapshot;
   const urls = {
@@ -72,7 +74,9 @@ function newStartup(build) {
   const mark = (name) => {
     timings[name] = Math.round(performance.now() - t0);
   };
-  return { build, reviewer: self.name === REVIEW_ROLE, urls, options, timings, mark };
+  // Cache Storage's names of this copy of the game (worker.js sits at the service worker's scope).
+  const cacheNames = self.ginSnapshotFormat.cacheNames(url("./"));
+  return { build, reviewer: self.name === REVIEW_ROLE, urls, caches: cacheNames, options, timings, mark };
 }
 
 // The engine, started: {pyodide, module (gin.bridge), timings, afterReady

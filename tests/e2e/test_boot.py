@@ -217,7 +217,7 @@ def test_a_first_visit_is_playable_before_the_stdlib_arrives(context, page, open
     deadline = time.monotonic() + 30
     while not any(stdlib in urls for urls in cached_urls(page).values()) and time.monotonic() < deadline:
         time.sleep(0.1)
-    assert any(stdlib in urls for name, urls in cached_urls(page).items() if name != "gin-staging"), cached_urls(page)
+    assert any(stdlib in urls for name, urls in cached_urls(page).items() if not name.startswith("gin-staging")), cached_urls(page)
     assert len([u for u in context.requests if u.endswith(stdlib)]) == 1
 
 
@@ -364,11 +364,38 @@ def test_a_garbage_snapshot_in_cache_is_deleted_and_fetched_again(damage, contex
 
 
 @pytest.mark.alone
-def test_a_new_build_replaces_the_cached_snapshot(page, open_app, make_server, wait_idle, dist, tmp_path):
+class ServiceWorkers:
+    """The service worker versions of `page`'s origin as DevTools reports them (versionId ->
+    {status, running}), and every request the context started and has not finished: where a
+    visit that never comes up stood (issue 36, item 12)."""
+
+    def __init__(self, context, page) -> None:
+        self.versions: dict[str, dict] = {}
+        self.pending: dict[int, str] = {}
+        context.on("request", lambda r: self.pending.__setitem__(id(r), r.url))
+        context.on("requestfinished", lambda r: self.pending.pop(id(r), None))
+        context.on("requestfailed", lambda r: self.pending.pop(id(r), None))
+        self.cdp = context.new_cdp_session(page)
+        self.cdp.on("ServiceWorker.workerVersionUpdated", self._updated)
+        self.cdp.send("ServiceWorker.enable")
+
+    def _updated(self, event) -> None:
+        for v in event["versions"]:
+            self.versions[v["versionId"]] = {"status": v["status"], "running": v["runningStatus"]}
+
+    def with_status(self, status: str) -> list[str]:
+        return [vid for vid, v in self.versions.items() if v["status"] == status]
+
+    def where(self) -> str:
+        return f"service workers {self.versions}; requests not finished: {sorted(set(self.pending.values()))}"
+
+
+def test_a_new_build_replaces_the_cached_snapshot(context, page, open_app, make_server, wait_idle, dist, tmp_path):
     site = tmp_path / "site"
     shutil.copytree(dist, site)
     srv = make_server(site)
     old = snapshot_name(site)
+    workers = ServiceWorkers(context, page)
     open_app(page, url=srv.url)
     wait_controlled(page)
     wait_snapshot_cached(page, old)
@@ -398,7 +425,10 @@ def test_a_new_build_replaces_the_cached_snapshot(page, open_app, make_server, w
     boots = []
 
     def boot(**where) -> None:
-        timings = open_app(page, **where)["timings"]
+        try:
+            timings = open_app(page, **where)["timings"]
+        except Exception as exc:
+            raise AssertionError(f"a visit ({where}) never came up: {exc}; {workers.where()}; boots so far {boots}") from None
         boots.append((timings["wheel"], timings.get("snapshot")))
         assert boots[-1][1] in expected[boots[-1][0]], boots
 
@@ -406,17 +436,28 @@ def test_a_new_build_replaces_the_cached_snapshot(page, open_app, make_server, w
     for _ in range(6):
         boot(reload=True)
         assert boots[-1] == (old_wheel, old), boots
-    # A returning player: the page left, then opened again. Once the new
-    # build has installed, it takes over and its snapshot follows.
-    deadline = time.monotonic() + 90
-    while time.monotonic() < deadline:
+    deadline = time.monotonic() + 60
+    while not workers.with_status("installed") and time.monotonic() < deadline:
+        page.wait_for_timeout(100)
+    waiting = workers.with_status("installed")
+    assert len(waiting) == 1, workers.where()
+    # A returning player: the page left, then opened again at once, three
+    # times, in the window where the old build's last page goes and the new
+    # worker activates. Every visit must come up (of one build or the other).
+    for _ in range(3):
         page.goto("about:blank")
         boot(url=srv.url)
-        if boots[-1] == (new_wheel, new):
+        if boots[-1][0] == new_wheel:
             break
-        boot(reload=True)
-        time.sleep(0.5)
-    assert boots[-1] == (new_wheel, new), boots
+    # Not luck either way: once the old build's last page has gone and the new
+    # worker is active, the next visit is the new build.
+    if boots[-1][0] != new_wheel:
+        page.goto("about:blank")
+        deadline = time.monotonic() + 60
+        while workers.versions.get(waiting[0], {}).get("status") != "activated" and time.monotonic() < deadline:
+            page.wait_for_timeout(100)
+        boot(url=srv.url)
+    assert boots[-1] == (new_wheel, new), (boots, workers.where())
     urls = [u for urls in cached_urls(page).values() for u in urls]
     assert not any(u.endswith("/snapshot/" + old) for u in urls), urls
     wait_idle(page)

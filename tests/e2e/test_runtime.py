@@ -183,7 +183,7 @@ def test_new_build_replaces_the_cache(page, open_app, make_server, wait_idle, di
              return caches.keys();
            }"""
     )
-    assert len(old) == 1 and old[0].startswith("gin-") and old[0] != "gin-staging", old
+    assert len(old) == 1 and old[0].startswith("gin-") and old[0].endswith("@/") and not old[0].startswith("gin-staging"), old
     # A new build: same files, a new version, so a new service worker script.
     sw = (site / "sw.js").read_text()
     version = json.loads((site / "manifest.json").read_text())["version"]
@@ -210,7 +210,7 @@ def test_new_build_replaces_the_cache(page, open_app, make_server, wait_idle, di
                  const registration = await navigator.serviceWorker.getRegistration();
                  for (let i = 0; i < 100; i++) {
                    const keys = await caches.keys();
-                   if (keys.length === 1 && keys[0] === "gin-next" && registration.active
+                   if (keys.length === 1 && keys[0] === "gin-next@/" && registration.active
                        && registration.active.state === "activated" && !registration.installing
                        && !registration.waiting) return keys;
                    await new Promise(r => setTimeout(r, 50));
@@ -218,9 +218,9 @@ def test_new_build_replaces_the_cache(page, open_app, make_server, wait_idle, di
                  return caches.keys();
                }"""
         )
-        if keys == ["gin-next"]:
+        if keys == ["gin-next@/"]:
             break
-    assert keys == ["gin-next"]
+    assert keys == ["gin-next@/"]
 
 
 def test_no_request_leaves_the_machine(context, page, open_app, wait_idle):

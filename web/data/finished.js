@@ -292,6 +292,9 @@ export class ImportRefused extends Error {
 // every match played later).
 export const MAX_MATCH_CHARS = 300_000;
 export const MAX_LINE_CHARS = 2_000;
+// A whole import file (issue 36, item 10): an export holds at most what
+// localStorage does (~5 MB); a larger file is refused before it is read.
+export const MAX_IMPORT_BYTES = 20 * 1024 * 1024;
 const FUTURE_SLACK_MS = 24 * 3600 * 1000;
 
 // storage: storage.js's adapter; call(method, params): the engine.

@@ -276,7 +276,8 @@ export const MENU_INTENTS = {
   fourColour,
   // A notice's × (play/notices.js).
   dismiss: (ctx, { notice }) => ctx.notices.dismiss(notice),
-  retry: (ctx) => ctx.controller.start(),
+  // An engine of another build (a newer one took over): only a reload brings this page's own.
+  retry: (ctx) => (ctx.state.boot.error && ctx.state.boot.error.code === "other_build" ? location.reload() : ctx.controller.start()),
   // A success renders on fullscreenchange, a refusal through render.
   fullscreen: (ctx) => toggleFullscreen(() => ctx.render()),
   stats,

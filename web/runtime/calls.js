@@ -14,10 +14,12 @@ const AFTER_READY_FALLBACK_MS = 5000;
 //   reviewer  an extra engine (REVIEW_ROLE): it answers REVIEWER_METHODS only
 //   engine    null until started: {module (gin.bridge), afterReady (null, or
 //             the work for later, run once), timings}
-//   pending   the calls that came before the engine had started (those that
-//             come after a failed start are never answered: the page has
-//             been told, with boot_error)
-const calls = { reviewer: self.name === REVIEW_ROLE, engine: null, pending: [] };
+//   dispatch  gin.bridge.call once started: the only way in, so only the
+//             bridge's own list of methods (its _METHODS) can be called
+//   pending   the calls that came before the engine had started
+//   failure   the BootError of a failed start, or null: every call after it
+//             is answered not_ready at once (every call settles)
+const calls = { reviewer: self.name === REVIEW_ROLE, engine: null, dispatch: null, pending: [], failure: null };
 
 // What an extra engine answers: the bridge's pure functions of what they are
 // given, which never touch a current match (the viewer's review; Difícil
@@ -29,21 +31,10 @@ function unknownMethod(method) {
 }
 
 function callBridge(method, params) {
-  if (typeof method !== "string" || method.startsWith("_") || (calls.reviewer && !REVIEWER_METHODS.has(method))) {
-    return unknownMethod(method);
-  }
-  let fn;
+  if (typeof method !== "string" || (calls.reviewer && !REVIEWER_METHODS.has(method))) return unknownMethod(method);
   try {
-    fn = calls.engine.module[method];
-  } catch {
-    fn = undefined;
-  }
-  if (typeof fn !== "function") {
-    if (fn && typeof fn.destroy === "function") fn.destroy();
-    return unknownMethod(method);
-  }
-  try {
-    const answer = fn(JSON.stringify(params ?? {}));
+    // gin.bridge.call answers unknown_method for a name not on its list.
+    const answer = calls.dispatch(method, JSON.stringify(params ?? {}));
     return { ok: true, result: JSON.parse(answer) };
   } catch (err) {
     // The bridge never raises; getting here is an engine bug or a broken runtime.
@@ -52,14 +43,19 @@ function callBridge(method, params) {
       ok: false,
       error: { code: isPython ? "python_error" : "js_error", message: String(err && err.message ? err.message : err) },
     };
-  } finally {
-    fn.destroy();
   }
 }
 
+// "busy" first: the page's watchdog then knows the engine is working on this
+// call, not dead (runtime/engine.js), however long the call takes.
 function answer(message) {
   const { id, method, params } = message;
+  self.postMessage({ type: "busy", id });
   self.postMessage({ id, ...callBridge(method, params) });
+}
+
+function notReady(message) {
+  self.postMessage({ id: message.id, ok: false, error: { code: "not_ready", message: calls.failure.message } });
 }
 
 function runAfterReady() {
@@ -78,6 +74,8 @@ function onMessage(event) {
   if (!message || message.id === undefined) return;
   if (calls.engine) {
     answer(message);
+  } else if (calls.failure) {
+    notReady(message);
   } else {
     calls.pending.push(message);
   }
@@ -85,6 +83,7 @@ function onMessage(event) {
 
 function started(engine) {
   calls.engine = engine;
+  calls.dispatch = engine.module.call;
   self.postMessage({ type: "ready", timings: engine.timings });
   for (const message of calls.pending.splice(0)) answer(message);
   setTimeout(runAfterReady, AFTER_READY_FALLBACK_MS);
@@ -92,10 +91,9 @@ function started(engine) {
 
 function notStarted(err) {
   const e = err instanceof BootError ? err : new BootError("runtime", "boot_failed", err && err.stack ? err.stack : err);
+  calls.failure = e;
   self.postMessage({ type: "boot_error", stage: e.stage, code: e.code, detail: e.detail });
-  for (const message of calls.pending.splice(0)) {
-    self.postMessage({ id: message.id, ok: false, error: { code: "not_ready", message: e.message } });
-  }
+  for (const message of calls.pending.splice(0)) notReady(message);
 }
 
 // Listen to the page at once (calls may come before the engine has

@@ -18,17 +18,34 @@ export class EngineError extends Error {
 
 // How long the worker may stay silent after it was started (see below).
 const START_TIMEOUT_MS = 30_000;
-// How long a call may go unanswered once the engine is up before the worker
-// counts as dead (a terminated or crashed worker never says so). The longest
-// calls (a 500-point match replayed, one range of the review) take a few
-// seconds in Pyodide on a slow phone.
+// The watchdog, once the engine is up (issue 36, item 10). The worker says
+// "busy" as it begins each call, so the page tells a busy engine from a dead
+// one (a terminated or crashed worker never says so):
+//   CALL_TIMEOUT_MS  a call waiting while the worker has said nothing for this
+//                    long and is not busy with a call: the worker is dead
+//   BUSY_TIMEOUT_MS  a call the worker began and never answered: it is stuck.
+//                    Inputs are capped (a match's actions: gin.match
+//                    MAX_ACTIONS; a pasted text: gin.notation MAX_CHARS; an
+//                    import file: data/finished.js MAX_IMPORT_BYTES) so that the
+//                    longest call (a 10,000-action match loaded, ~2 s in CPython)
+//                    stays well inside this on a slow phone.
 export const CALL_TIMEOUT_MS = 15_000;
+export const BUSY_TIMEOUT_MS = 120_000;
+
+// This page's build ({id, gin_integrity, ...}, put in by build.py; null
+// outside a build): the engine's worker must be of the same build (it says
+// its id in `ready`), else the tab would run an engine of another build (a
+// replacement worker fetched after a newer build took over).
+const PAGE_BUILD = typeof self === "undefined" ? null : self.__GIN_BUILD;
 
 // One engine as the page holds it (createEngine's record; every function
 // below takes it first):
 //   worker       the Worker; null once terminated or dead
 //   startedAt    when it was started (ms since navigation)
-//   calls        id -> {resolve, reject, timer}: the calls awaiting an answer
+//   calls        id -> {resolve, reject, method, begun}: the calls awaiting an
+//                answer; begun: when the worker said it began it (ms), or null
+//   watchdog     the timer that finds the worker dead or stuck (watch)
+//   build        the build id the engine must have (PAGE_BUILD's), or null
 //   nextId       the next call's id
 //   ready        the promise createEngine gives (settled by resolveReady /
 //                rejectReady), of {timings} once the engine has started
@@ -42,6 +59,7 @@ export const CALL_TIMEOUT_MS = 15_000;
 // not settled, and every pending call fails with "not_ready".
 function failStart(engine, error) {
   engine.failed = true;
+  clearTimeout(engine.watchdog);
   if (!engine.settled) {
     engine.settled = true;
     engine.rejectReady(error);
@@ -68,6 +86,12 @@ function startWorker(engine, { workerUrl, role, fresh }) {
 }
 
 function onReady(engine, timings) {
+  if (engine.build && timings.build !== engine.build) {
+    // A worker of another build: never used (its protocol and engine may differ).
+    if (engine.worker) engine.worker.terminate();
+    engine.worker = null;
+    return failStart(engine, new BootError("start", "other_build", `page ${engine.build}, engine ${timings.build}`));
+  }
   engine.settled = true;
   engine.onProgress("ready");
   // Page-clock times (ms since navigation) beside the worker's own stages.
@@ -75,11 +99,31 @@ function onReady(engine, timings) {
   const page = { page_worker_start: Math.round(engine.startedAt), page_engine_ready: Math.round(performance.now()) };
   if (typeof timings.boot_at === "number") page.page_worker_boot = Math.round(timings.boot_at - performance.timeOrigin);
   engine.resolveReady({ timings: { ...timings, ...page } });
+  watch(engine); // calls made during the start
+}
+
+// The watchdog, re-armed whenever the worker says something and whenever a
+// call is made: the first begun call (the worker answers in order) may run
+// BUSY_TIMEOUT_MS from when it began; otherwise, with calls waiting, the
+// worker may stay silent CALL_TIMEOUT_MS.
+function watch(engine) {
+  clearTimeout(engine.watchdog);
+  engine.watchdog = null;
+  if (!engine.settled || engine.failed || !engine.calls.size) return;
+  let running = null;
+  for (const c of engine.calls.values()) {
+    if (c.begun !== null) {
+      running = c;
+      break;
+    }
+  }
+  const wait = running ? Math.max(0, BUSY_TIMEOUT_MS - (performance.now() - running.begun)) : CALL_TIMEOUT_MS;
+  const detail = running ? `${running.method} busy for ${BUSY_TIMEOUT_MS} ms` : `the engine silent for ${CALL_TIMEOUT_MS} ms with calls waiting`;
+  engine.watchdog = setTimeout(() => die(engine, detail), wait);
 }
 
 function onAnswer(engine, message) {
-  const { resolve, reject, timer } = engine.calls.get(message.id);
-  clearTimeout(timer);
+  const { resolve, reject } = engine.calls.get(message.id);
   engine.calls.delete(message.id);
   if (!message.ok) {
     reject(new EngineError(message.error.code, message.error.message));
@@ -102,9 +146,13 @@ function onMessage(engine, event) {
     onReady(engine, message.timings);
   } else if (message.type === "boot_error") {
     failStart(engine, new BootError(message.stage, message.code, message.detail));
+  } else if (message.type === "busy") {
+    const begun = engine.calls.get(message.id);
+    if (begun) begun.begun = performance.now();
   } else if (message.id !== undefined && engine.calls.has(message.id)) {
     onAnswer(engine, message);
   }
+  watch(engine); // it spoke: alive
 }
 
 // A worker script that cannot load (missing file, syntax error, no module
@@ -120,23 +168,23 @@ function onError(engine, event) {
 function die(engine, detail) {
   if (engine.failed) return;
   engine.failed = true;
-  for (const { reject, timer } of engine.calls.values()) {
-    clearTimeout(timer);
-    reject(new EngineError("engine_dead", detail));
-  }
+  clearTimeout(engine.watchdog);
+  for (const { reject } of engine.calls.values()) reject(new EngineError("engine_dead", detail));
   engine.calls.clear();
   if (engine.worker) engine.worker.terminate();
   engine.worker = null;
   engine.onDead(detail);
 }
 
+// A call settles whatever happens: answered, refused, or failed with
+// not_ready (the start failed: at once) or engine_dead (the watchdog).
 function call(engine, method, params = {}) {
-  if (!engine.worker) return Promise.reject(new EngineError("not_ready"));
+  if (!engine.worker || engine.failed) return Promise.reject(new EngineError("not_ready"));
   const id = engine.nextId++;
   return new Promise((resolve, reject) => {
-    const timer = engine.settled ? setTimeout(() => die(engine, `${method} unanswered for ${CALL_TIMEOUT_MS} ms`), CALL_TIMEOUT_MS) : null;
-    engine.calls.set(id, { resolve, reject, timer });
+    engine.calls.set(id, { resolve, reject, method, begun: null });
     engine.worker.postMessage({ id, method, params });
+    if (engine.calls.size === 1) watch(engine); // else the watchdog already runs for the calls before it
   });
 }
 
@@ -148,7 +196,7 @@ function playable(engine) {
 
 function terminate(engine) {
   clearTimeout(engine.silence);
-  for (const { timer } of engine.calls.values()) clearTimeout(timer);
+  clearTimeout(engine.watchdog);
   if (engine.worker) engine.worker.terminate();
   engine.worker = null;
   failStart(engine, new BootError("start", "terminated", ""));
@@ -158,11 +206,13 @@ function terminate(engine) {
 // unless `fresh`: a replacement), REVIEW_ROLE for an extra one, always a
 // worker of its own. onDead(): the worker errored or stopped answering after
 // it was ready; every pending call fails with "engine_dead".
-export function createEngine({ workerUrl = null, role = null, fresh = false, onProgress = () => {}, onDead = () => {} } = {}) {
+export function createEngine({ workerUrl = null, role = null, fresh = false, build = PAGE_BUILD && PAGE_BUILD.id, onProgress = () => {}, onDead = () => {} } = {}) {
   const engine = {
     worker: null,
     startedAt: 0,
     calls: new Map(),
+    watchdog: null,
+    build: build || null,
     nextId: 1,
     ready: null,
     resolveReady: null,

@@ -7,10 +7,14 @@
 //                                               worker's work for later may start
 // The worker to the page:
 //   {type: "progress", stage}                   stage: runtime | installer | engine
-//   {type: "ready", timings}
+//   {type: "ready", timings}                    timings.build: the worker's build id (the
+//                                               page refuses another build's: other_build)
 //   {type: "boot_error", stage, code, detail}   code: no_wasm | missing_file | boot_failed | no_snapshot
+//   {type: "busy", id}                          the worker begins call `id` (the page's
+//                                               watchdog: busy, not dead)
 //   {id, ok: true, result}                      result: the bridge's parsed answer
 //   {id, ok: false, error: {code, message}}     the call never reached the engine
+//                                               (not_ready: every call after a failed start)
 
 // The engine's start as the page shows it, in order: the worker's progress
 // stages between the page's own start and ready.

@@ -20,7 +20,6 @@ const {
   expandSparse,
   INTEGRITY_HEADER,
   SPARSE_INTEGRITY_HEADER,
-  NOTES_CACHE,
   MAX_FAILURES,
 } = self.ginSnapshotFormat;
 
@@ -43,7 +42,7 @@ import gin.bridge
 
 async function failureNote(startup) {
   try {
-    const response = await caches.match(startup.urls.snapshotNote, { cacheName: NOTES_CACHE });
+    const response = await caches.match(startup.urls.snapshotNote, { cacheName: startup.caches.notes });
     return response ? await response.json() : null;
   } catch {
     return null;
@@ -54,7 +53,7 @@ async function failureNote(startup) {
 // a fresh one (and never boots the bad one again).
 async function forgetSnapshot(startup, reason) {
   const note = (await failureNote(startup)) || { count: 0 };
-  const notes = await caches.open(NOTES_CACHE);
+  const notes = await caches.open(startup.caches.notes);
   await notes.put(startup.urls.snapshotNote, new Response(JSON.stringify({ count: note.count + 1, reason })));
   for (const name of await caches.keys()) {
     if (!name.startsWith("gin-")) continue;

@@ -118,8 +118,24 @@
   // one); neither worker fetches a build's snapshot that failed
   // MAX_FAILURES times (the next build has a new snapshot and a clean note).
   // The service worker drops the notes of older builds' snapshots.
-  const NOTES_CACHE = "gin-snapshot-notes";
   const MAX_FAILURES = 2;
+
+  // Cache Storage is shared by the whole origin, so every cache's name ends
+  // with the path of the copy of the game it belongs to (issue 36, item 11):
+  // two copies at different paths (/gin/ and /gin-beta/) never delete or
+  // take each other's caches. `scope`: the service worker's scope, which is
+  // also the folder of worker.js. Names from before this (no "@") are
+  // another build's of some copy: sw.js drops them only when they are this
+  // copy's.
+  function cacheNames(scope) {
+    const at = "@" + new URL(scope).pathname;
+    return {
+      at,
+      build: (version) => `gin-${version}${at}`, // a build's precache
+      staging: `gin-staging${at}`, // a first visit's fetches, for the precache (staging.js)
+      notes: `gin-snapshot-notes${at}`, // the snapshots that failed (notePath)
+    };
+  }
 
   // The note's path (beside the build's files) for the snapshot served at `path`.
   function notePath(path) {
@@ -136,7 +152,7 @@
     expandSparse,
     INTEGRITY_HEADER: "x-gin-integrity",
     SPARSE_INTEGRITY_HEADER: "x-gin-sparse-integrity",
-    NOTES_CACHE,
+    cacheNames,
     MAX_FAILURES,
     notePath,
   };

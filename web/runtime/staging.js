@@ -4,7 +4,7 @@
 // own cache), so nothing is downloaded twice. The service worker waits for
 // STAGED_MARK before it looks there.
 
-const STAGING = "gin-staging"; // sw.js STAGING
+// The staging cache's name: startup.caches.staging (snapshotformat.js cacheNames; sw.js's STAGING).
 const STAGED_MARK = "gin-staging-complete";
 
 // Whether this build's service worker has done its work: the gin wheel is
@@ -22,29 +22,31 @@ async function controlledBuild(startup) {
 //   original  the fetch it replaced
 //   staged    promises of the copies being written (the first: the cache's opening)
 //   ended     endStaging has run
+//   name      the staging cache's name
 function stageFetches(startup) {
   const original = self.fetch;
-  const staging = { original, staged: [caches.open(STAGING)], ended: false, markURL: new URL(STAGED_MARK, self.location.href).href };
+  const name = startup.caches.staging;
+  const staging = { original, name, staged: [caches.open(name)], ended: false, markURL: new URL(STAGED_MARK, self.location.href).href };
   staging.staged[0].catch(() => {}); // its existence says "staging under way"
   self.fetch = function (input, init) {
     const result = original.call(this, input, init);
     const url = new URL(typeof input === "string" ? input : input.url || String(input), self.location.href);
     if (url.origin === self.location.origin && (!init || !init.method || init.method === "GET")) {
-      staging.staged.push(keepCopy(url, result));
+      staging.staged.push(keepCopy(staging.name, url, result));
     }
     return result;
   };
   return staging;
 }
 
-async function keepCopy(url, result) {
+async function keepCopy(name, url, result) {
   try {
     const response = await result;
     if (!response.ok || response.type !== "basic") return;
     const copy = response.clone(); // now, before Pyodide reads the body
     // Never bring back a staging cache the service worker has already
     // used and deleted (a slow start can outlast its wait for the mark).
-    if (await caches.has(STAGING)) await (await caches.open(STAGING)).put(url.href, copy);
+    if (await caches.has(name)) await (await caches.open(name)).put(url.href, copy);
   } catch {
     // the service worker downloads it instead
   }
@@ -65,7 +67,7 @@ export function endStaging(staging) {
   self.fetch = staging.original;
   Promise.all(staging.staged)
     .then(async () => {
-      if (await caches.has(STAGING)) await (await caches.open(STAGING)).put(staging.markURL, new Response("1"));
+      if (await caches.has(staging.name)) await (await caches.open(staging.name)).put(staging.markURL, new Response("1"));
     })
     .catch(() => {});
 }

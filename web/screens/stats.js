@@ -4,7 +4,7 @@
 
 import { button, choice, el } from "../table/dom.js";
 import { openSheet } from "./sheet.js";
-import { summarize, KEEP, LEVELS, PROFILES, ImportRefused } from "../data/finished.js";
+import { summarize, KEEP, LEVELS, PROFILES, ImportRefused, MAX_IMPORT_BYTES } from "../data/finished.js";
 import { clearCoachLog } from "../data/coachlog.js";
 import { coachChart } from "./coach-chart.js";
 import { askLuck, luckSection } from "./luck-chart.js";
@@ -263,6 +263,13 @@ function importedText(done, daily = { days: 0, challenges: 0 }) {
 async function importFile(stats, file) {
   stats.status = { kind: "busy", text: (t) => t("stats.importing") };
   renderStats(stats, "import");
+  if (file.size > MAX_IMPORT_BYTES) {
+    // Too large to be an export of this game: refused before it is read.
+    const mb = (n) => String(Math.ceil(n / (1024 * 1024)));
+    stats.status = { kind: "error", text: (t) => `${t("data.refused")} ${t("data.oversized_file", { mb: mb(file.size), max: mb(MAX_IMPORT_BYTES) })}` };
+    renderStats(stats, "import");
+    return;
+  }
   let data;
   try {
     data = JSON.parse(await file.text());
