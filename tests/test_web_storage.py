@@ -24,26 +24,7 @@ SCRIPT = """
 const web = process.argv[1];
 const { createStorage } = await import(web + "/data/storage.js");
 const { KEYS } = await import(web + "/data/keys.js");
-function memory() {
-  const m = new Map();
-  const used = () => [...m].reduce((n, [k, v]) => n + k.length + v.length, 0);
-  return {
-    quota: Infinity,  // characters, keys and values, as browsers count them
-    used,
-    getItem: (k) => (m.has(k) ? m.get(k) : null),
-    setItem(k, v) {
-      const before = m.get(k);
-      m.set(k, String(v));
-      if (used() > this.quota) {
-        if (before === undefined) m.delete(k); else m.set(k, before);
-        throw new Error("QuotaExceededError");
-      }
-    },
-    removeItem: (k) => void m.delete(k),
-    key: (i) => [...m.keys()][i] ?? null,
-    get length() { return m.size; },
-  };
-}
+const { memory } = await import(web + "/../tests/webdata.mjs");
 const save = (seed, n) => ({ version: 1, seed, rules: { profile: "standard", options: {} }, level: "easy",
                              actions: Array.from({ length: n }, (_, i) => ({ type: "discard", card: String(i) })) });
 const out = [];
@@ -154,20 +135,8 @@ FINISHED_SCRIPT = """
 const web = process.argv[1];
 const { createStorage } = await import(web + "/data/storage.js");
 const { createFinished, NotSaved } = await import(web + "/data/finished.js");
-const m = new Map();
-const used = () => [...m].reduce((n, [k, v]) => n + k.length + v.length, 0);
-const local = {
-  quota: Infinity,
-  getItem: (k) => (m.has(k) ? m.get(k) : null),
-  setItem(k, v) {
-    const before = m.get(k);
-    m.set(k, String(v));
-    if (used() > this.quota) { if (before === undefined) m.delete(k); else m.set(k, before); throw new Error("QuotaExceededError"); }
-  },
-  removeItem: (k) => void m.delete(k),
-  key: (i) => [...m.keys()][i] ?? null,
-  get length() { return m.size; },
-};
+const { memory } = await import(web + "/../tests/webdata.mjs");
+const local = memory();
 const storage = createStorage(() => local, () => null);
 // The engine's `stats` for a save: one ended deal, lost by the human.
 const deal = (save) => ({ kind: "deal", seed: save.seed, deal: 1, actions: save.actions.length, level: "easy", profile: "traditional",
@@ -178,7 +147,7 @@ const save = (seed) => ({ version: 1, seed, rules: { profile: "traditional", opt
 const out = [];
 const outcome = (p) => p.then((n) => ["counted", n], (e) => [e instanceof NotSaved ? "not_saved" : "other", e.key || String(e)]);
 out.push(await outcome(fin.count(save("ROOM-0001"))));
-local.quota = used() + 20;  // no room for another line
+local.quota = local.used() + 20;  // no room for another line
 out.push(await outcome(fin.count(save("FULL-0002"))));
 out.push(fin.records().map((r) => r.seed));
 process.stdout.write(JSON.stringify(out));
