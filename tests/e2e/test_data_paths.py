@@ -45,7 +45,7 @@ def test_paths_4_9_and_5_a_newer_builds_data_borrar_and_a_file_dated_ahead(conte
                "deal": 1, "actions": 40, "level": "easy", "profile": "future-rules", "matches": 0, "won": 0, "lost": 0,
                "drawn": 0, "deals": 1, "deals_won": 0, "gins": 0, "big_gins": 0, "knocks": 0, "undercuts_made": 0,
                "undercuts_suffered": 0, "knock_count": 0, "knock_deadwood": 0, "new_field": [1, 2]}
-    newer_totals = {"version": 2, "summed": "in a way this build does not know", "ids": ["aa"]}
+    newer_totals = {"version": 3, "summed": "in a way this build does not know", "ids": ["aa"]}
     put_in_storage(context, {MATCH_KEY: after_first_deal(KEPT), RECORDS_KEY: [foreign], TOTALS_KEY: newer_totals})
     open_at(page, open_app)  # the stored match: its first deal, ended, is counted on opening
     page.evaluate("window.ginApp.idle()")
