@@ -421,6 +421,8 @@ try {
   out.imported = [0, e.key || String(e)]; // nothing new in it: refused with the first reason
 }
 out.sameDeals = deals() === before;
+out.keptOld = fin.matches().map((m) => m.save.seed);
+out.reconciled = await fin.reconcile();
 """)
     assert out["loose"] <= out["max"], f"{out['loose']} digests of matches no longer here (at most {out['max']})"
     assert out["forgotten"] is True
@@ -428,6 +430,7 @@ out.sameDeals = deals() === before;
     assert out["resumed"] == 1
     assert out["imported"] == [0, "data.old_record"]
     assert out["sameDeals"] is True
+    assert out["keptOld"] == [] and out["reconciled"] == 0, "an old match kept, to be counted again"
 
 
 def test_totals_of_build_287f3da_keep_their_figures_and_digests():

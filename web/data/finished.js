@@ -684,20 +684,6 @@ async function importData(fin, data, onProgress = () => {}) {
 function mergeFile(fin, file, fileMatches, fileRecords, recounted, refused) {
   const list = matches(fin);
   const recs = records(fin);
-  const haveMatch = new Set(list.map((m) => matchId(m.save)));
-  const fresh = [];
-  let duplicates = 0;
-  for (const m of fileMatches) {
-    const id = matchId(m.save);
-    if (haveMatch.has(id)) duplicates++;
-    else {
-      fresh.push({ at: m.at, save: m.save });
-      haveMatch.add(id);
-    }
-  }
-  fresh.sort(byTime);
-  const room = Math.max(0, KEEP - list.length);
-  const kept = room ? fresh.slice(-room) : [];
   // The file's summed older lines: added when none of them is here yet,
   // nothing when all are; a file that shares only some is refused (a sum
   // cannot be split to tell which), and so is one where a newer build's
@@ -708,20 +694,40 @@ function mergeFile(fin, file, fileMatches, fileRecords, recounted, refused) {
   const summed = sums || totals(fin);
   const folded = new Set(digestsOf(summed));
   const before = new Set(recs.map((r) => r.id));
-  // A line not known here but dated before a digest this browser forgot
-  // (MAX_DIGESTS) may be counted already: refused, never counted twice.
-  const fileLines = [...fileRecords, ...recounted.values()].filter((r) => {
-    if (!summed.forgotten || r.at > summed.forgotten || before.has(r.id) || folded.has(digest(r.id))) return true;
-    refused.push({ key: "data.old_record", vars: { n: r.seed }, seed: null });
-    return false;
-  });
+  // A line (or a match: its match line) not known here but dated no later
+  // than a digest this browser forgot (MAX_DIGESTS) may be counted already:
+  // refused, once per match, never counted twice (nor kept, to be recounted
+  // by reconcile).
+  const reported = new Set();
+  const old = (r) => {
+    if (!summed.forgotten || r.at > summed.forgotten || before.has(r.id) || folded.has(digest(r.id))) return false;
+    if (!reported.has(r.seed)) refused.push({ key: "data.old_record", vars: { n: r.seed }, seed: null });
+    reported.add(r.seed);
+    return true;
+  };
+  const haveMatch = new Set(list.map((m) => matchId(m.save)));
+  const fresh = [];
+  let duplicates = 0;
+  for (const m of fileMatches) {
+    const id = matchId(m.save);
+    if (haveMatch.has(id)) duplicates++;
+    else if (!old({ id, at: m.at, seed: String(m.save.seed) })) {
+      fresh.push({ at: m.at, save: m.save });
+      haveMatch.add(id);
+    }
+  }
+  fresh.sort(byTime);
+  const room = Math.max(0, KEEP - list.length);
+  const kept = room ? fresh.slice(-room) : [];
+  const fileLines = [...fileRecords, ...recounted.values()].filter((r) => !old(r));
+  const own = new Set(fileRecords);
   // The file's own lines first (they keep their times), then any line of
   // its matches that it lacks; placed among the local ones by their dates.
   const added = [];
   const newRecords = addLines(fin, added, fileLines, new Set([...folded, ...[...before].map(digest)]));
   // New lines the file gives without their match (finished beyond the 50
   // kept, or left half-way): well formed, but nothing here can replay them.
-  const unchecked = fileLines.filter((r) => fileRecords.includes(r) && !before.has(r.id) && !folded.has(digest(r.id)) && !recounted.has(r.id)).length;
+  const unchecked = fileLines.filter((r) => own.has(r) && !before.has(r.id) && !folded.has(digest(r.id)) && !recounted.has(r.id)).length;
   if (refused.length && !kept.length && !newRecords && !sums) throw new ImportRefused(refused[0].key, refused[0].vars);
   if ((kept.length || newRecords || sums) && !write(fin, mergeByTime(list, kept), mergeByTime(recs, added), false, sums)) throw new ImportRefused("data.cannot_save");
   return { matches: kept.length, duplicates, notKept: fresh.length - kept.length, records: newRecords, unchecked, settings: file.settings || null };
