@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -265,3 +266,86 @@ def test_an_import_adds_what_is_new_keeps_what_is_here_and_refuses_a_bad_part_wh
     assert got["days"] == [["2026-12-01", [130, 45]], ["2026-12-02", [101, 20]]]
     assert got["refusals"] == ["data.bad_daily"] * 4
     assert got["none"] == {"days": [], "older": None, "challenges": []}
+
+
+# --- the formats' versions (issue 36) ----------------------------------------------------------
+
+FIXTURE = Path(__file__).parent / "fixtures" / "stored" / "287f3da-daily" / "localStorage.json"
+
+
+def test_what_build_287f3da_stored_loads_and_is_written_back_with_its_version():
+    # Build 287f3da stored the days without a version and the challenges as a bare list under
+    # gin.challenges.v1 (tests/fixtures/stored/make_daily.mjs ran that build's own module).
+    items = json.loads(FIXTURE.read_text())
+    got = run(
+        KEEP_BODY
+        + """
+        const before = data.readDaily(storage);
+        out.days = [before.days.length, before.days[0].day, before.days.at(-1).day];
+        out.older = before.older;
+        out.declined = before.declined;
+        out.tally = data.dayTally(before);
+        out.challenges = data.readChallenges(storage).map((c) => [c.seed, c.from.totals, c.mine && c.mine.totals]);
+        out.aside = storage.asideList().length;
+        // Written by this build: the same entries, with the version.
+        out.recorded = data.recordDay(storage, "2026-11-07", r(100, 50, 4, 1, 0), 5);
+        out.received = Boolean(data.receiveChallenge(storage, {seed: "CCCC-3333", rules: "traditional", level: "normal", from: r(10, 100, 3, 0, 0)}, null, 1796000000004));
+        const days = JSON.parse(store.map.get("gin.daily.v1"));
+        out.dailyStored = [days.version, days.days.length, days.older.days, days.declined];
+        const v2 = JSON.parse(store.map.get("gin.challenges.v2"));
+        out.v2 = [v2.version, v2.challenges.map((c) => c.seed)];
+        out.v1Untouched = store.map.get("gin.challenges.v1") === cases.items["gin.challenges.v1"];
+        // A tab of the older build, still open, answers a challenge and receives one in gin.challenges.v1.
+        const v1 = JSON.parse(store.map.get("gin.challenges.v1"));
+        v1[2].mine = r(120, 30, 5, 2, 0);
+        v1.push({at: 1796000000009, seed: "DDDD-4444", rules: "traditional", level: "hard", from: r(99, 98, 9, 0, 0), mine: null});
+        store.setItem("gin.challenges.v1", JSON.stringify(v1));
+        out.merged = data.readChallenges(storage).map((c) => [c.seed, c.mine && c.mine.totals]);
+        process.stdout.write(JSON.stringify(out));
+        """,
+        {"items": items},
+    )
+    # What make_daily.mjs fed that build: 402 days from 2025-10-01, every third (from the first)
+    # lost 40-110 in 5 deals with an undercut, the others won 120+i to 35 in 4 deals with a gin.
+    lost = [i for i in range(402) if i % 3 == 0]
+    assert got["days"] == [400, "2025-10-03", "2026-11-06"]
+    assert got["older"] == {"days": 2, "won": 1, "lost": 1, "drawn": 0, "deals": 9, "gins": 1, "undercuts": 1,
+                            "best": {"totals": [121, 35], "deals": 4, "gins": 1, "undercuts": 0}}
+    assert got["declined"] == "2026-11-06"
+    tally = got["tally"]
+    assert (tally["days"], tally["won"], tally["lost"], tally["drawn"]) == (402, 402 - len(lost), len(lost), 0)
+    assert (tally["deals"], tally["gins"], tally["undercuts"]) == (5 * len(lost) + 4 * (402 - len(lost)), 402 - len(lost), len(lost))
+    assert tally["best"]["totals"] == [120 + 401, 35]
+    assert got["challenges"] == [["AAAA-1111", [150, 20], [111, 77]], ["DIA-2026-11-05", [90, 120], [130, 60]], ["BBBB-2222", [101, 99], None]]
+    assert got["aside"] == 0, "a value of the older build was taken for an unreadable one"
+    assert got["recorded"] is True and got["received"] is True
+    assert got["dailyStored"] == [1, 400, 3, "2026-11-06"]
+    assert got["v2"] == [2, ["AAAA-1111", "DIA-2026-11-05", "BBBB-2222", "CCCC-3333"]]
+    assert got["v1Untouched"] is True, "this build rewrote the older build's list"
+    assert got["merged"] == [["AAAA-1111", [111, 77]], ["DIA-2026-11-05", [130, 60]], ["BBBB-2222", [120, 30]],
+                             ["CCCC-3333", None], ["DDDD-4444", None]]
+
+
+def test_a_newer_format_of_the_days_or_the_challenges_is_neither_read_nor_rewritten():
+    newer_days = json.dumps({"version": 2, "days": {"kept": "differently"}})
+    newer_challenges = json.dumps({"version": 3, "received": []})
+    got = run(
+        KEEP_BODY
+        + """
+        out.days = data.readDaily(storage).days;
+        out.challenges = data.readChallenges(storage);
+        out.recorded = data.recordDay(storage, "2026-12-03", r(100, 0), 5);
+        out.declined = data.declineDay(storage, "2026-12-03");
+        out.received = data.receiveChallenge(storage, {seed: "AAAA-1111", rules: "traditional", level: "hard", from: r(1, 2)}, null, 1);
+        try { data.mergeImport(storage, data.readImport({daily: {days: [{day: "2026-12-01", at: 2, ...r(130, 45)}], older: null}})); out.imported = true; }
+        catch (e) { out.imported = e.key; }
+        out.stored = [store.map.get("gin.daily.v1"), store.map.get("gin.challenges.v2")];
+        out.aside = storage.asideList().length;
+        process.stdout.write(JSON.stringify(out));
+        """,
+        {"items": {"gin.daily.v1": newer_days, "gin.challenges.v2": newer_challenges}},
+    )
+    assert got["days"] == [] and got["challenges"] == []
+    assert got["recorded"] is False and got["declined"] is False and got["received"] is None
+    assert got["imported"] == "data.newer_here"
+    assert got["stored"] == [newer_days, newer_challenges] and got["aside"] == 0

@@ -123,3 +123,36 @@ console.log(JSON.stringify({ ready, call, terminated: w.terminated, sent: w.sent
     assert out["ready"] == {"code": "other_build"}, out
     assert out["call"] == {"code": "not_ready"} and out["terminated"] is True and out["sent"] == 0, out
     assert out["same"] is True, out
+
+
+def test_a_start_that_hangs_after_its_first_word_fails_with_the_retry_screen():
+    # The worker says "runtime" (its script runs) and then nothing: a fetch nobody answers, a
+    # restore that never returns. The page must not wait forever on the loading screen: the
+    # start fails (the page offers "Reintentar"), the hung worker is stopped, every call settles.
+    # A start that keeps talking (each stage within the limit) is not cut short.
+    out = run(r"""
+const START_STALL_MS = (await import(new URL("runtime/engine.js", web + "/"))).START_STALL_MS ?? 120_000;
+const engine = createEngine({ workerUrl: "x", build: "B1" });
+const w = workers[0];
+w.say({ type: "progress", stage: "runtime" });
+const ready = settle(engine.ready);
+const waiting = settle(engine.call("load", { save: {} }));
+await advance(START_STALL_MS - 1_000);
+const soon = (p) => Promise.race([p, new Promise((r) => setImmediate(() => r("pending")))]);
+const pending = await soon(ready);
+await advance(2_000);
+const slow = createEngine({ workerUrl: "x", build: "B1" });
+const s = workers[1];
+s.say({ type: "progress", stage: "runtime" });
+await advance(START_STALL_MS - 1_000);
+s.say({ type: "progress", stage: "installer" });
+await advance(START_STALL_MS - 1_000);
+s.say({ type: "ready", timings: { build: "B1" } });
+console.log(JSON.stringify({ limit: START_STALL_MS, pending, ready: await soon(ready), waiting: await soon(waiting), terminated: w.terminated,
+  slow: Object.keys((await soon(settle(slow.ready))).ok || {}), slowTerminated: s.terminated }));
+""")
+    assert 60_000 <= out["limit"] <= 180_000, out
+    assert out["pending"] == "pending", out
+    assert out["ready"] == {"code": "stalled"}, out
+    assert out["waiting"] == {"code": "not_ready"} and out["terminated"] is True, out
+    assert out["slow"] == ["timings"] and out["slowTerminated"] is False, out

@@ -10,6 +10,7 @@ Web Locks the tabs talk over a BroadcastChannel. Each of 4, 5, 8, 9 and 11 fails
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from webnode import WEB, run_web
 
@@ -188,10 +189,10 @@ def test_path4_an_older_build_keeps_the_lines_and_totals_a_newer_one_wrote():
     out = run_data("""
 const { fin, storage } = tab();
 await fin.count(save("A", 10));
-// A newer build added a rule profile and wrote a line of it, then moved its totals to version 2.
+// A newer build added a rule profile and wrote a line of it, then moved its totals to version 3.
 const line = { ...stored(KEYS.records)[0], id: "deal1:NEW", seed: "N", profile: "future-rules", extra: [1, 2] };
 local.setItem(KEYS.records, JSON.stringify([line, ...stored(KEYS.records)]));
-const newer = JSON.stringify({ version: 2, shape: "unknown here", ids: ["x"] });
+const newer = JSON.stringify({ version: 3, shape: "unknown here", ids: ["x"] });
 local.setItem(KEYS.totals, newer);
 await fin.count(save("A", 20));
 out.lines = stored(KEYS.records).map((r) => r.id.split(":")[0] + ":" + r.seed);
@@ -376,3 +377,89 @@ process.stdout.write(JSON.stringify(out));
     assert out["none"] == "none"
     words = (WEB / "text" / "i18n.js").read_text()
     assert words.count('"storage.insecure":') == 2 and 'notify("storage.insecure"' in (WEB / "app.js").read_text()
+
+
+# --- 13 (review): the summed lines' digests are bounded, and no line is ever counted twice ---------
+
+TOTALS_FIXTURE = Path(__file__).parent / "fixtures" / "stored" / "287f3da-totals" / "localStorage.json"
+
+
+def test_the_summed_digests_stay_bounded_and_no_line_comes_back_twice():
+    out = run_data("""
+const finished = await import(web + "/data/finished.js");
+const MAX = finished.MAX_DIGESTS ?? 2000;
+const { fin } = tab();
+const T0 = 1_796_000_000_000;
+const deals = () => finished.summarize(fin.records(), {}, fin.totals()).deals;
+// A match left unfinished after 10 deals, kept in the unfinished list.
+await fin.count(save("OPEN", 100), T0);
+local.setItem(KEYS.open, JSON.stringify([{ seed: "OPEN", at: T0, save: save("OPEN", 100) }]));
+// Three finished matches, exported now, and later gone from the 50 kept.
+for (let i = 0; i < 3; i++) await fin.count(save(`OLD${i}`, 50, { end: true }), T0 + 1 + i);
+const early = fin.exportData({});
+local.setItem(KEYS.finished, "[]");
+// Then 4,200 lines of 420 matches played since (one deal line each here), and one more deal:
+// all but the last 2,000 lines are summed.
+const deal = fin.records()[0];
+const since = Array.from({ length: 4200 }, (_, i) => ({ ...deal, id: `deal${1 + (i % 10)}:F${Math.floor(i / 10)}:${i}`, seed: `F${Math.floor(i / 10)}`, at: T0 + 100 + i }));
+local.setItem(KEYS.records, JSON.stringify([...fin.records(), ...since]));
+await fin.count(save("LAST", 10), T0 + 5000);
+const t = stored(KEYS.totals);
+// Version 1 kept a flat list of every digest, of no known match.
+out.loose = t.version === 1 ? t.ids.length : t.ids.filter((g) => g[0] !== "OPEN").reduce((n, g) => n + g[2].length / 12, 0);
+out.max = MAX;
+out.forgotten = t.forgotten > 0;
+out.deals = deals();
+// The unfinished match resumed: its summed deals are known, only the new one counts.
+out.resumed = await fin.count(save("OPEN", 110), T0 + 6000);
+// The early export imported again: its lines' digests went, so they are refused, not counted twice.
+const before = deals();
+try {
+  const done = await fin.importData(early);
+  out.imported = [done.records, done.refusal && done.refusal.key];
+} catch (e) {
+  out.imported = [0, e.key || String(e)]; // nothing new in it: refused with the first reason
+}
+out.sameDeals = deals() === before;
+out.keptOld = fin.matches().map((m) => m.save.seed);
+out.reconciled = await fin.reconcile();
+""")
+    assert out["loose"] <= out["max"], f"{out['loose']} digests of matches no longer here (at most {out['max']})"
+    assert out["forgotten"] is True
+    assert out["deals"] == 10 + 3 * 5 + 4200 + 1
+    assert out["resumed"] == 1
+    assert out["imported"] == [0, "data.old_record"]
+    assert out["sameDeals"] is True
+    assert out["keptOld"] == [] and out["reconciled"] == 0, "an old match kept, to be counted again"
+
+
+def test_totals_of_build_287f3da_keep_their_figures_and_digests():
+    # Version 1 of gin.totals.v1 as build 287f3da stored it (make_totals.mjs): matches S0..S19 of
+    # 30 moves summed, 3 deals each (the odd ones won by a gin), each match won 100 to 20.
+    fixture = json.loads(TOTALS_FIXTURE.read_text())
+    out = run_data("""
+const { summarize } = await import(web + "/data/finished.js");
+local.setItem(KEYS.totals, args["gin.totals.v1"]);
+const { fin } = tab();
+const all = () => summarize(fin.records(), {}, fin.totals());
+const s = all();
+out.figures = [s.matches, s.won, s.deals, s.deals_won, s.gins, s.best_match.totals, s.best_streak];
+out.again = await fin.count(save("S7", 30, { end: true }), 1_796_000_001_000);
+// 2,000 more lines: the oldest are summed and the totals written in this build's format.
+out.fresh0 = await fin.count(save("NEW0", 30, { end: true }), 1_796_000_001_500);
+const line = fin.records()[0];
+local.setItem(KEYS.records, JSON.stringify(Array.from({ length: RECENT_LINES }, (_, i) => ({ ...line, id: `deal1:F${i}`, seed: `F${i}`, at: 1_796_000_002_000 + i }))));
+out.fresh = await fin.count(save("NEW1", 30, { end: true }), 1_796_000_009_000);
+const t = stored(KEYS.totals);
+out.version = t.version;
+out.old = t.ids.filter((g) => g[0] === "").map((g) => g[2].length / 12);
+out.after = [all().matches, all().deals];
+out.againAfter = await fin.count(save("S19", 30, { end: true }), 1_796_000_010_000);
+out.aside = asideKeys();
+""", fixture)
+    assert out["figures"] == [20, 20, 60, 40, 40, [100, 20], 20]
+    assert out["again"] == 0, "a line summed by the older build was counted again"
+    assert out["fresh0"] == 4 and out["fresh"] == 4 and out["version"] == 2 and out["old"] == [80]
+    # S0..S19 and NEW1 (NEW0's lines were replaced by the 2,000 one-deal lines): 60 + 2,000 + 3 deals.
+    assert out["after"] == [21, 60 + 2000 + 3]
+    assert out["againAfter"] == 0 and out["aside"] == []

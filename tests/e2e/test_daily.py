@@ -31,7 +31,8 @@ from gin.rules import Rules  # noqa: E402
 PHONE = (390, 844)
 MATCH_KEY = "gin.match.v1"
 DAILY_KEY = "gin.daily.v1"
-CHALLENGES_KEY = "gin.challenges.v1"
+CHALLENGES_KEY = "gin.challenges.v2"  # {version: 2, challenges}
+CHALLENGES_V1 = "gin.challenges.v1"  # the bare list of the builds before it: still read
 ASIDE_KEY = "gin.aside.v1"
 SETTINGS = {"speed": "instant", "level": "easy", "profile": "oklahoma"}
 
@@ -317,7 +318,7 @@ def test_a_challenge_link_opens_the_same_match_in_another_browser_and_shows_both
         assert shown_result(page, "them") == [said(sent, "them"), str(sent["deals"]), str(sent["gins"]), str(sent["undercuts"])]
         verdict = "Mejoras su resultado." if mine["totals"][0] - mine["totals"][1] > sent["totals"][0] - sent["totals"][1] else "Su resultado es mejor que el tuyo."
         assert page.locator(".challenge-verdict").text_content() == verdict
-        kept = stored(page, CHALLENGES_KEY)
+        kept = stored(page, CHALLENGES_KEY)["challenges"]
         assert len(kept) == 1 and kept[0]["from"] == sent and kept[0]["mine"] == mine
         assert_accessible(page, "challenge result")
         look_at_every_size(page, "challenge result", "daily-challenge-result")
@@ -624,7 +625,7 @@ def test_the_days_and_the_challenges_travel_in_the_export_file(browser, open_app
     received = [{"at": 1_764_000_000_000, "seed": CHALLENGE_SEED, "rules": "traditional", "level": "normal", "from": summary(challenge["sender"]), "mine": None}]
     context, page = new_page(browser, "Europe/Madrid", utc("2026-12-03T18:00:00"))
     try:
-        put_in_storage(context, {DAILY_KEY: days, CHALLENGES_KEY: received})
+        put_in_storage(context, {DAILY_KEY: days, CHALLENGES_V1: received})  # as the builds before v2 kept them
         open_app(page, settings=SETTINGS)
         button(page, "Menú").click()
         button(page, "Estadísticas").click()
@@ -650,7 +651,7 @@ def test_the_days_and_the_challenges_travel_in_the_export_file(browser, open_app
         assert "1 días de la partida del día y 1 retos nuevos." in status.text_content()
         kept = stored(page, DAILY_KEY)["days"]
         assert [d["day"] for d in kept] == ["2026-12-01", "2026-12-02"] and kept[1] == own
-        assert stored(page, CHALLENGES_KEY) == received
+        assert stored(page, CHALLENGES_KEY) == {"version": 2, "challenges": received}
         # A file whose days are not what they should be is refused whole.
         bad = dict(data, daily={"days": [{"day": "2026-13-01"}]})
         path.write_text(json.dumps(bad))
@@ -666,8 +667,8 @@ def test_in_english(browser, open_app, challenge):
     context, page = new_page(browser, "Europe/London", utc("2026-12-03T18:00:00"), size=PHONE)
     try:
         context.add_init_script(SHARE_STUB)
-        put_in_storage(context, {MATCH_KEY: challenge["sender"], CHALLENGES_KEY: [
-            {"at": 1_764_000_000_000, "seed": "DIA-2026-12-01", "rules": "traditional", "level": "hard", "from": sent, "mine": None}]})
+        put_in_storage(context, {MATCH_KEY: challenge["sender"], CHALLENGES_KEY: {"version": 2, "challenges": [
+            {"at": 1_764_000_000_000, "seed": "DIA-2026-12-01", "rules": "traditional", "level": "hard", "from": sent, "mine": None}]}})
         open_app(page, settings={**SETTINGS, "lang": "en"})
         page.locator(".panel.match").wait_for()
         page.get_by_role("button", name="Share", exact=True).click()

@@ -45,7 +45,7 @@ def test_paths_4_9_and_5_a_newer_builds_data_borrar_and_a_file_dated_ahead(conte
                "deal": 1, "actions": 40, "level": "easy", "profile": "future-rules", "matches": 0, "won": 0, "lost": 0,
                "drawn": 0, "deals": 1, "deals_won": 0, "gins": 0, "big_gins": 0, "knocks": 0, "undercuts_made": 0,
                "undercuts_suffered": 0, "knock_count": 0, "knock_deadwood": 0, "new_field": [1, 2]}
-    newer_totals = {"version": 2, "summed": "in a way this build does not know", "ids": ["aa"]}
+    newer_totals = {"version": 3, "summed": "in a way this build does not know", "ids": ["aa"]}
     put_in_storage(context, {MATCH_KEY: after_first_deal(KEPT), RECORDS_KEY: [foreign], TOTALS_KEY: newer_totals})
     open_at(page, open_app)  # the stored match: its first deal, ended, is counted on opening
     page.evaluate("window.ginApp.idle()")
@@ -85,3 +85,38 @@ def test_paths_4_9_and_5_a_newer_builds_data_borrar_and_a_file_dated_ahead(conte
     assert text.startswith("Importado: 1 partidas nuevas"), f"path 5: {text}"
     assert text.endswith("1 elementos del archivo no se han importado. El primero: La partida 1 del archivo tiene una fecha futura."), text
     assert [m["save"]["seed"] for m in stored(page, "gin.finished.v1")] == ["PATH-0005"]
+
+
+# The worker dies (a crash: terminated, an error event) whenever it is asked to load a save of
+# KILL-0001, in every worker the page starts: a save that kills the engine.
+KILL_LOADS = """
+  window.__ginKills = 0;
+  const post = Worker.prototype.postMessage;
+  Worker.prototype.postMessage = function (message, ...rest) {
+    const sent = post.call(this, message, ...rest);
+    if (message && message.method === "load" && message.params && message.params.save && message.params.save.seed === "KILL-0001") {
+      window.__ginKills++;
+      this.terminate();
+      this.dispatchEvent(new ErrorEvent("error", { message: "killed by the test" }));
+    }
+    return sent;
+  };
+"""
+
+
+def test_a_save_that_kills_the_engine_is_set_aside_not_loaded_again(context, page, open_app):
+    # Item 3 of issue 36's review: the engine dies loading the stored match; the replacement
+    # must not load it again (and die again, ending on the error screen): the save is kept
+    # aside, the player told, and a new match is played.
+    save = after_first_deal("KILL-0001")
+    put_in_storage(context, {MATCH_KEY: save})
+    raw = json.dumps(save)
+    page.add_init_script(KILL_LOADS)
+    open_at(page, open_app)
+    view = settle(page)
+    assert view["seed"] != "KILL-0001" and view["legal"], view
+    assert page.evaluate("window.__ginKills") == 1, "the save was loaded again after it killed the engine"
+    kept = [s for s in aside(page) if s["key"] == MATCH_KEY]
+    assert [json.loads(s["raw"]) for s in kept] == [json.loads(raw)], "the save that killed the engine was not kept aside"
+    assert "storage.broken" in notices(page), notices(page)
+    assert (stored(page, MATCH_KEY) or {}).get("seed") == view["seed"]

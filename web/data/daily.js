@@ -1,17 +1,27 @@
 // The day's matches played and the challenges received, kept in this
 // browser only (through storage.js: a value that cannot be read is kept
 // aside, never overwritten unseen; a blocked or full storage never stops
-// the game). Two keys (keys.js), each bounded:
-//   gin.daily.v1       {days: [{day, at, totals, deals, gins, undercuts}],
-//                       older, declined}: the first result of each day's
-//                       match finished here, oldest first (DAYS_KEEP; older
-//                       days are summed into `older`), and the day the
-//                       start's offer was turned down
-//   gin.challenges.v1  [{at, seed, rules, level, from, mine}]: the
-//                       challenges received by link, oldest first
-//                       (CHALLENGES_KEEP), with the sender's result (`from`)
-//                       and, once the match is over here, the player's own
+// the game). Two keys (keys.js), each bounded, each with its format's
+// version (formats.js: a value of a newer one is neither read nor rewritten):
+//   gin.daily.v1       {version, days: [{day, at, totals, deals, gins,
+//                       undercuts}], older, declined}: the first result of
+//                       each day's match finished here, oldest first
+//                       (DAYS_KEEP; older days are summed into `older`), and
+//                       the day the start's offer was turned down
+//   gin.challenges.v2  {version, challenges: [{at, seed, rules, level, from,
+//                       mine}]}: the challenges received by link, oldest
+//                       first (CHALLENGES_KEEP), with the sender's result
+//                       (`from`) and, once the match is over here, the
+//                       player's own
 // A result is model/challenge.js's summary: {totals, deals, gins, undercuts}.
+//
+// Before they carried a version (build 287f3da and earlier,
+// tests/fixtures/stored/287f3da-daily): gin.daily.v1 was the same object
+// without `version` (read as version 1 and written back with it: the same
+// fields, which those builds still read); the challenges were a bare list
+// under gin.challenges.v1. That key is never written here: its entries are
+// read with this build's (an older build's tab may still add to it) and
+// kept where they are, for the builds that read only it.
 
 import { KEYS } from "./keys.js";
 import { ImportRefused } from "./finished.js";
@@ -22,6 +32,9 @@ import { rulesFromHash } from "../model/variants.js";
 
 export const DAYS_KEEP = 400;
 export const CHALLENGES_KEEP = 50;
+// The formats' versions (formats.js OBJECT_VERSIONS lists them).
+export const DAILY_VERSION = 1;
+export const CHALLENGES_VERSION = 2; // 1: the bare list under gin.challenges.v1
 
 const plain = (v) => Boolean(v) && typeof v === "object" && !Array.isArray(v);
 const isCount = (n) => Number.isInteger(n) && n >= 0;
@@ -44,10 +57,14 @@ const margin = (s) => s.totals[0] - s.totals[1];
 
 const emptyDaily = () => ({ days: [], older: null, declined: null });
 
+// Today's version, or none (the builds before it: the same fields).
+const dailyFormat = (v) => plain(v) && (v.version === undefined || v.version === DAILY_VERSION);
+
 // {days, older, declined}; entries that are not what they should be are
-// dropped after the whole value was kept aside.
+// dropped after the whole value was kept aside. A value of a newer format
+// reads as nothing here (and is never written over: storage.js).
 export function readDaily(storage) {
-  const value = storage.readChecked(KEYS.daily, plain);
+  const value = storage.readChecked(KEYS.daily, dailyFormat);
   if (!value) return emptyDaily();
   const list = Array.isArray(value.days) ? value.days : [];
   const days = list.filter(validDay);
@@ -85,12 +102,19 @@ export function recordDay(storage, day, result, at = Date.now()) {
   const daily = readDaily(storage);
   if (daily.days.some((d) => d.day === day)) return false;
   daily.days.push({ day, at, ...summary(result) });
-  return storage.writeJson(KEYS.daily, bounded(daily));
+  return writeDaily(storage, bounded(daily));
 }
+
+// {days, older, declined} stored with its version.
+function writeDaily(storage, daily) {
+  return storage.writeJson(KEYS.daily, dailyValue(daily));
+}
+
+const dailyValue = (daily) => ({ version: DAILY_VERSION, days: daily.days, older: daily.older, declined: daily.declined });
 
 // "Ahora no" on the start's offer: not offered again that day.
 export function declineDay(storage, day) {
-  return storage.writeJson(KEYS.daily, { ...readDaily(storage), declined: day });
+  return writeDaily(storage, { ...readDaily(storage), declined: day });
 }
 
 // The record of the days kept and summed: {days, won, lost, drawn, deals, gins, undercuts, best}.
@@ -105,19 +129,39 @@ export function clearDays(storage) {
 
 // --- the challenges received ----------------------------------------------------------
 
-export function readChallenges(storage) {
-  const list = storage.readChecked(KEYS.challenges, Array.isArray);
-  if (!list) return [];
+const challengesFormat = (v) => plain(v) && v.version === CHALLENGES_VERSION && Array.isArray(v.challenges);
+
+// The entries of `list` that are what they should be; when some are not,
+// the value under `key` is kept aside first.
+function goodChallenges(storage, key, list) {
   const good = list.filter(validChallenge);
-  if (good.length !== list.length) storage.setAside(KEYS.challenges, storage.read(KEYS.challenges));
+  if (good.length !== list.length) storage.setAside(key, storage.read(key));
   return good;
+}
+
+// The challenges received, oldest first: this build's, with those an
+// older build keeps in gin.challenges.v1 (bare list) that are not among
+// them (and the player's result there where this build's has none).
+export function readChallenges(storage) {
+  const value = storage.readChecked(KEYS.challenges, challengesFormat);
+  const list = value ? goodChallenges(storage, KEYS.challenges, value.challenges) : [];
+  const legacy = goodChallenges(storage, KEYS.challengesV1, storage.readChecked(KEYS.challengesV1, Array.isArray) || []);
+  if (!legacy.length) return list;
+  for (const c of legacy) {
+    const here = list.find((h) => sameChallenge(h, c));
+    if (!here) list.push(c);
+    else if (!here.mine && c.mine) here.mine = c.mine;
+  }
+  return list.sort((a, b) => a.at - b.at).slice(-CHALLENGES_KEEP);
 }
 
 export const challengeKey = (c) => matchKey(c.seed, c.rules, c.level);
 const sameChallenge = (a, b) => challengeKey(a) === challengeKey(b) && encodeSummary(a.from) === encodeSummary(b.from);
 
+const challengesValue = (list) => ({ version: CHALLENGES_VERSION, challenges: list.slice(-CHALLENGES_KEEP) });
+
 function writeChallenges(storage, list) {
-  return storage.writeJson(KEYS.challenges, list.slice(-CHALLENGES_KEEP));
+  return storage.writeJson(KEYS.challenges, challengesValue(list));
 }
 
 // A challenge read from a link ({seed, rules, level, from}); `mine`: the
@@ -180,8 +224,9 @@ export function mergeImport(storage, parts) {
   const fresh = parts.challenges.filter((c) => !list.some((here) => sameChallenge(here, c)));
   const older = daily.older || parts.older;
   if (!days.length && !fresh.length && older === daily.older) return { days: 0, challenges: 0 };
+  if (storage.newer(KEYS.daily) || storage.newer(KEYS.challenges)) throw new ImportRefused("data.newer_here");
   const merged = bounded({ ...daily, days: [...daily.days, ...days], older });
-  const all = [...list, ...fresh].sort((a, b) => a.at - b.at).slice(-CHALLENGES_KEEP);
-  if (!storage.writeAll([[KEYS.daily, merged], [KEYS.challenges, all]])) throw new ImportRefused("data.cannot_save");
+  const all = [...list, ...fresh].sort((a, b) => a.at - b.at);
+  if (!storage.writeAll([[KEYS.daily, dailyValue(merged)], [KEYS.challenges, challengesValue(all)]])) throw new ImportRefused("data.cannot_save");
   return { days: days.length, challenges: fresh.length };
 }

@@ -22,14 +22,31 @@ import { isDailyLine } from "../model/daily.js";
 
 export const KEEP = 50;
 // Statistics lines kept one by one (about 235 matches); older ones are summed
-// into gin.totals.v1 (bounded: 9 groups, 16 bests and streaks, and a 12-digit
-// digest of each summed line's id so that it is never counted again).
+// into gin.totals.v1 (bounded: 9 groups, 16 bests and streaks, and the
+// digests of the summed lines that may still come back, below).
 export const RECENT_LINES = 2000;
+// The summed lines' digests (12 digits of each line's id) tell a line
+// counted already when it comes back: a kept match resumed or recounted, an
+// import. They are kept by the seed of their match (totals.ids: [[seed, at,
+// digests]], the group last summed to last). Those of a match still here
+// (the current one, the unfinished ones, the finished ones kept: the only
+// saves whose lines are counted again) are always kept; of the others the
+// newest MAX_DIGESTS at least, whole groups going oldest first, and
+// `forgotten` (the latest date of a line whose digest went) stays: an
+// import's line or summed totals dated before it may be counted already and
+// are refused (data.old_record, data.old_totals), never counted twice. A
+// match no longer here played again from its seed with the very same moves
+// counts again once its digests went. About 15 characters a digest.
+// Before (totals version 1, builds up to 287f3da) every digest was kept:
+// those stay, as one group of no seed, and no longer grow.
+export const MAX_DIGESTS = 2000;
+export const TOTALS_VERSION = 2;
 export const EXPORT_FORMAT = "gin-local-data";
-// 2: a line per deal and per match. 1 (build e365d9b): a line per finished
-// match, of a shape no longer kept; such a file imports its matches, whose
-// lines are counted again from their saves (fileOf).
-export const EXPORT_VERSION = 2;
+// 3: totals of version 2 (digests by seed). 2: a line per deal and per
+// match, totals of version 1 (read and converted). 1 (build e365d9b): a
+// line per finished match, of a shape no longer kept; such a file imports
+// its matches, whose lines are counted again from their saves (fileOf).
+export const EXPORT_VERSION = 3;
 export const LEVELS = ["easy", "normal", "hard"];
 export { STATS_PROFILES as PROFILES } from "../model/variants.js";
 import { STATS_PROFILES as PROFILES } from "../model/variants.js";
@@ -144,7 +161,48 @@ const digest = (id) => hash(id).slice(0, 12);
 const zeroGroup = () => ({ ...Object.fromEntries(COUNTERS.map((k) => [k, 0])), knock_deadwood: 0, knock_count: 0 });
 
 export function emptyTotals() {
-  return { version: 1, groups: {}, best: {}, streaks: {}, ids: [], until: 0 };
+  return { version: TOTALS_VERSION, groups: {}, best: {}, streaks: {}, ids: [], until: 0, forgotten: 0 };
+}
+
+// The digests of totals.ids (a group's are 12 hexadecimal digits each, run together).
+function digestsOf(t) {
+  const out = [];
+  for (const [, , run] of t.ids) for (let i = 0; i < run.length; i += 12) out.push(run.slice(i, i + 12));
+  return out;
+}
+
+// Totals of version 1 (a flat list of digests) as version 2: their digests
+// in one group of no seed (never dropped: which match they are of is not
+// known), nothing forgotten. Version 2 as it is.
+export function currentTotals(t) {
+  if (t.version === TOTALS_VERSION) return t;
+  const ids = t.ids.length ? [["", t.until, t.ids.join("")]] : [];
+  return { ...t, version: TOTALS_VERSION, ids, forgotten: 0 };
+}
+
+// The digest `d` of a line of `seed` dated `at` joins its seed's group,
+// which becomes the last (`index`: seed -> group, built by fold).
+function addDigest(t, index, seed, d, at) {
+  let group = index.get(seed);
+  if (group) t.ids.splice(t.ids.indexOf(group), 1);
+  else index.set(seed, (group = [seed, at, ""]));
+  group[1] = Math.max(group[1], at);
+  group[2] += d;
+  t.ids.push(group);
+}
+
+// The digests of the matches not here (`present`: their seeds), beyond
+// MAX_DIGESTS, go, whole groups oldest first; `forgotten` keeps their date.
+function pruneDigests(t, present) {
+  const loose = (g) => g[0] !== "" && !present.has(g[0]);
+  let n = t.ids.reduce((sum, g) => sum + (loose(g) ? g[2].length / 12 : 0), 0);
+  while (n > MAX_DIGESTS) {
+    const i = t.ids.findIndex(loose);
+    const [group] = t.ids.splice(i, 1);
+    n -= group[2].length / 12;
+    t.forgotten = Math.max(t.forgotten, group[1]);
+  }
+  return t;
 }
 
 const FILTER_KEYS = new Set(
@@ -154,10 +212,15 @@ const GROUP_KEYS = new Set(LEVELS.flatMap((level) => PROFILES.map((profile) => f
 // A group or filter of a newer build (a profile added since): kept as it is, not shown here.
 const FOREIGN_KEY = /^[a-z0-9_*-]{1,40}\|[a-z0-9_*-]{1,40}$/;
 
-// Stored or imported totals: every part of the right kind and within bounds.
+const validGroup = (g) => Array.isArray(g) && g.length === 3 && typeof g[0] === "string" && g[0].length <= 200 && Number.isFinite(g[1]) && typeof g[2] === "string" && /^(?:[0-9a-f]{12})+$/.test(g[2]);
+const validIds = (t) =>
+  t.version === 1 ? t.ids.every((id) => typeof id === "string" && /^[0-9a-f]{12}$/.test(id)) : t.ids.every(validGroup) && new Set(t.ids.map((g) => g[0])).size === t.ids.length && Number.isFinite(t.forgotten);
+
+// Stored or imported totals (version 1 or 2: currentTotals converts): every
+// part of the right kind and within bounds.
 export function validTotals(t) {
-  if (!t || typeof t !== "object" || Array.isArray(t) || t.version !== 1) return false;
-  if (!Number.isFinite(t.until) || !Array.isArray(t.ids) || !t.ids.every((id) => typeof id === "string" && /^[0-9a-f]{12}$/.test(id))) return false;
+  if (!t || typeof t !== "object" || Array.isArray(t) || (t.version !== 1 && t.version !== TOTALS_VERSION)) return false;
+  if (!Number.isFinite(t.until) || !Array.isArray(t.ids) || !validIds(t)) return false;
   const plain = (o) => o && typeof o === "object" && !Array.isArray(o);
   if (!plain(t.groups) || !plain(t.best) || !plain(t.streaks)) return false;
   for (const [key, g] of Object.entries(t.groups)) {
@@ -174,12 +237,16 @@ export function validTotals(t) {
 }
 
 // `mine` plus another browser's totals (none of whose lines `mine` or the
-// lines `recs` have), or null when all of them are here already.
-function mergeTotals(mine, theirs, recs) {
-  const known = new Set([...mine.ids, ...recs.map((r) => digest(r.id))]);
-  const shared = theirs.ids.filter((id) => known.has(id)).length;
-  if (shared === theirs.ids.length) return null;
+// lines `recs` have), or null when all of them are here already. Totals
+// whose lines may be among those `mine` forgot are refused (MAX_DIGESTS).
+function mergeTotals(mine, file, recs) {
+  const theirs = currentTotals(file);
+  const known = new Set([...digestsOf(mine), ...recs.map((r) => digest(r.id))]);
+  const ids = digestsOf(theirs);
+  const shared = ids.filter((id) => known.has(id)).length;
+  if (shared === ids.length) return null;
   if (shared) throw new ImportRefused("data.totals_overlap");
+  if (mine.forgotten && theirs.until <= mine.forgotten) throw new ImportRefused("data.old_totals");
   const out = structuredClone(mine);
   for (const [key, g] of Object.entries(theirs.groups)) {
     const group = (out.groups[key] ||= zeroGroup());
@@ -190,17 +257,23 @@ function mergeTotals(mine, theirs, recs) {
     const s = (out.streaks[key] ||= { streak: 0, best_streak: 0 });
     s.best_streak = Math.max(s.best_streak, v.best_streak);
   }
-  out.ids.push(...theirs.ids);
+  for (const group of theirs.ids) {
+    const here = out.ids.find((g) => g[0] === group[0]);
+    if (here) here.splice(1, 2, Math.max(here[1], group[1]), here[2] + group[2]);
+    else out.ids.unshift([...group]); // older than what was summed here: dropped first
+  }
   out.until = Math.max(out.until, theirs.until);
+  out.forgotten = Math.max(out.forgotten, theirs.forgotten);
   return out;
 }
 
 // Sums `lines` (oldest first) into `totals` (changed in place).
 function fold(totals, lines) {
+  const index = new Map(totals.ids.map((g) => [g[0], g]));
   for (const r of lines) {
     if (isDailyLine(r)) {
       // The day's matches are counted apart (data/daily.js): only known, never summed.
-      totals.ids.push(digest(r.id));
+      addDigest(totals, index, r.seed, digest(r.id), r.at);
       totals.until = Math.max(totals.until, r.at);
       continue;
     }
@@ -218,7 +291,7 @@ function fold(totals, lines) {
         s.best_streak = Math.max(s.best_streak, s.streak);
       }
     }
-    totals.ids.push(digest(r.id));
+    addDigest(totals, index, r.seed, digest(r.id), r.at);
     totals.until = Math.max(totals.until, r.at);
   }
   return totals;
@@ -344,7 +417,16 @@ function records(fin) {
 // The older lines, summed (empty when a newer build's totals are there:
 // those are left as they are, formats.js).
 function totals(fin) {
-  return fin.storage.readChecked(KEYS.totals, validTotals) || emptyTotals();
+  const t = fin.storage.readChecked(KEYS.totals, validTotals);
+  return t ? currentTotals(t) : emptyTotals();
+}
+
+// The seeds of the matches whose lines may be counted again (pruneDigests):
+// the finished ones kept (`list`), the current one and the unfinished ones.
+function presentSeeds(fin, list) {
+  const stored = fin.storage.readMatch();
+  const saves = [...list.map((m) => m.save), stored.status === "ok" ? stored.save : null, ...fin.storage.openMatches().map((m) => m.save)];
+  return new Set(saves.filter((s) => s && typeof s === "object").map((s) => String(s.seed)));
 }
 
 // `recs` (this build's lines, in order) with the stored lines of a newer
@@ -382,11 +464,12 @@ function mergeByTime(list, fresh) {
 function write(fin, list, recs, evict = false, sums = null) {
   const newer = fin.storage.newer(KEYS.totals);
   const cut = newer ? 0 : Math.max(0, recs.length - RECENT_LINES);
+  const kept = list.slice(-KEEP);
   const entries = [
-    [KEYS.finished, list.slice(-KEEP)],
+    [KEYS.finished, kept],
     [KEYS.records, withForeign(fin, recs.slice(cut))],
   ];
-  if (!newer && (cut || sums)) entries.push([KEYS.totals, fold(sums || totals(fin), recs.slice(0, cut))]);
+  if (!newer && (cut || sums)) entries.push([KEYS.totals, pruneDigests(fold(sums || totals(fin), recs.slice(0, cut)), presentSeeds(fin, kept))]);
   return fin.storage.writeAll(entries, { evict });
 }
 
@@ -397,7 +480,7 @@ async function linesFor(fin, save, at) {
 }
 
 // Adds the lines not counted yet (one by one or in the totals); returns how many.
-function addLines(fin, recs, lines, folded = new Set(totals(fin).ids)) {
+function addLines(fin, recs, lines, folded = new Set(digestsOf(totals(fin)))) {
   const known = new Set(recs.map((r) => r.id));
   let added = 0;
   for (const line of lines) {
@@ -463,7 +546,7 @@ async function count(fin, save, at = Date.now()) {
 // The engine's answers are gathered first; the lists are read again after
 // them and written in one section (another tab may have written meanwhile).
 async function reconcile(fin) {
-  const folded = new Set(totals(fin).ids);
+  const folded = new Set(digestsOf(totals(fin)));
   const known = new Set(records(fin).map((r) => r.id));
   const found = [];
   for (const m of matches(fin)) {
@@ -507,7 +590,9 @@ function fileOf(data) {
   if (data.format === "gin-save") file = { format: EXPORT_FORMAT, version: EXPORT_VERSION, records: [], matches: [{ at: Date.now(), save: data }] };
   if (file.format !== EXPORT_FORMAT) throw new ImportRefused("data.bad_format");
   if (file.version === 1) file = { ...file, version: EXPORT_VERSION, records: [] }; // its matches, recounted (tests/fixtures/stored/e365d9b-played)
-  if (file.version !== EXPORT_VERSION) throw new ImportRefused("data.bad_version");
+  if (file.version !== EXPORT_VERSION && file.version !== 2) throw new ImportRefused("data.bad_version");
+  // Version 2's totals are of version 1 (validTotals takes either; mergeTotals converts).
+  if (file.totals !== undefined && file.totals && file.totals.version !== (file.version === 2 ? 1 : TOTALS_VERSION)) throw new ImportRefused("data.bad_totals");
   const fileMatches = file.matches === undefined ? [] : file.matches;
   const fileRecords = file.records === undefined ? [] : file.records;
   if (!Array.isArray(fileMatches) || !Array.isArray(fileRecords)) throw new ImportRefused("data.bad_file");
@@ -599,20 +684,6 @@ async function importData(fin, data, onProgress = () => {}) {
 function mergeFile(fin, file, fileMatches, fileRecords, recounted, refused) {
   const list = matches(fin);
   const recs = records(fin);
-  const haveMatch = new Set(list.map((m) => matchId(m.save)));
-  const fresh = [];
-  let duplicates = 0;
-  for (const m of fileMatches) {
-    const id = matchId(m.save);
-    if (haveMatch.has(id)) duplicates++;
-    else {
-      fresh.push({ at: m.at, save: m.save });
-      haveMatch.add(id);
-    }
-  }
-  fresh.sort(byTime);
-  const room = Math.max(0, KEEP - list.length);
-  const kept = room ? fresh.slice(-room) : [];
   // The file's summed older lines: added when none of them is here yet,
   // nothing when all are; a file that shares only some is refused (a sum
   // cannot be split to tell which), and so is one where a newer build's
@@ -620,15 +691,43 @@ function mergeFile(fin, file, fileMatches, fileRecords, recounted, refused) {
   const newerHere = fin.storage.newer(KEYS.totals);
   if (newerHere && file.totals && file.totals.ids.length) throw new ImportRefused("data.newer_here");
   const sums = file.totals && !newerHere ? mergeTotals(totals(fin), file.totals, recs) : null;
-  const folded = new Set((sums || totals(fin)).ids);
+  const summed = sums || totals(fin);
+  const folded = new Set(digestsOf(summed));
   const before = new Set(recs.map((r) => r.id));
+  // A line (or a match: its match line) not known here but dated no later
+  // than a digest this browser forgot (MAX_DIGESTS) may be counted already:
+  // refused, once per match, never counted twice (nor kept, to be recounted
+  // by reconcile).
+  const reported = new Set();
+  const old = (r) => {
+    if (!summed.forgotten || r.at > summed.forgotten || before.has(r.id) || folded.has(digest(r.id))) return false;
+    if (!reported.has(r.seed)) refused.push({ key: "data.old_record", vars: { n: r.seed }, seed: null });
+    reported.add(r.seed);
+    return true;
+  };
+  const haveMatch = new Set(list.map((m) => matchId(m.save)));
+  const fresh = [];
+  let duplicates = 0;
+  for (const m of fileMatches) {
+    const id = matchId(m.save);
+    if (haveMatch.has(id)) duplicates++;
+    else if (!old({ id, at: m.at, seed: String(m.save.seed) })) {
+      fresh.push({ at: m.at, save: m.save });
+      haveMatch.add(id);
+    }
+  }
+  fresh.sort(byTime);
+  const room = Math.max(0, KEEP - list.length);
+  const kept = room ? fresh.slice(-room) : [];
+  const fileLines = [...fileRecords, ...recounted.values()].filter((r) => !old(r));
+  const own = new Set(fileRecords);
   // The file's own lines first (they keep their times), then any line of
   // its matches that it lacks; placed among the local ones by their dates.
   const added = [];
-  const newRecords = addLines(fin, added, [...fileRecords, ...recounted.values()], new Set([...folded, ...[...before].map(digest)]));
+  const newRecords = addLines(fin, added, fileLines, new Set([...folded, ...[...before].map(digest)]));
   // New lines the file gives without their match (finished beyond the 50
   // kept, or left half-way): well formed, but nothing here can replay them.
-  const unchecked = fileRecords.filter((r) => !before.has(r.id) && !folded.has(digest(r.id)) && !recounted.has(r.id)).length;
+  const unchecked = fileLines.filter((r) => own.has(r) && !before.has(r.id) && !folded.has(digest(r.id)) && !recounted.has(r.id)).length;
   if (refused.length && !kept.length && !newRecords && !sums) throw new ImportRefused(refused[0].key, refused[0].vars);
   if ((kept.length || newRecords || sums) && !write(fin, mergeByTime(list, kept), mergeByTime(recs, added), false, sums)) throw new ImportRefused("data.cannot_save");
   return { matches: kept.length, duplicates, notKept: fresh.length - kept.length, records: newRecords, unchecked, settings: file.settings || null };

@@ -17,9 +17,11 @@ import { KEYS } from "./keys.js";
 // The objects whose format is their `version` field, and the version this
 // build reads and writes.
 export const OBJECT_VERSIONS = Object.freeze({
-  [KEYS.totals]: 1, // finished.js emptyTotals
+  [KEYS.totals]: 2, // finished.js TOTALS_VERSION (1: every digest kept, converted by currentTotals)
   [KEYS.duplicate]: 1, // duplicates.js DUPLICATE_VERSION
   [KEYS.shown]: 1, // storage.js SHOWN_VERSION: the table last shown (issue 33)
+  [KEYS.daily]: 1, // daily.js DAILY_VERSION (before it: no version, the same fields)
+  [KEYS.challenges]: 2, // daily.js CHALLENGES_VERSION (1: the bare list under gin.challenges.v1)
 });
 
 // True when `value` (a parsed stored object) is of a format newer than

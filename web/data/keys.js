@@ -22,8 +22,9 @@ export const KEYS = Object.freeze({
   tutorial: "gin.tutorial.v1", // "done" | "skipped": the guided first deal was played or turned down (play/tutorial.js)
   duplicate: "gin.duplicate.v1", // {version, records, totals}: Difícil with your cards per deal, the oldest summed (duplicates.js)
   // The day's match and challenges by link (data/daily.js).
-  daily: "gin.daily.v1", // {days: [{day, at, totals, deals, gins, undercuts}], older, declined}: each day's first result, oldest first
-  challenges: "gin.challenges.v1", // [{at, seed, rules, level, from, mine}]: the challenges received by link, oldest first
+  daily: "gin.daily.v1", // {version, days: [{day, at, totals, deals, gins, undercuts}], older, declined}: each day's first result, oldest first
+  challenges: "gin.challenges.v2", // {version, challenges: [{at, seed, rules, level, from, mine}]}: the challenges received by link, oldest first
+  challengesV1: "gin.challenges.v1", // (before v2) the bare list: read with v2's, never written (an older build's tab may still use it)
   probe: "gin.probe", // written and removed once at start-up: is localStorage writable? (local.js)
 });
 

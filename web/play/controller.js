@@ -62,6 +62,9 @@ export function createController({ state, storage, render, announce, notify, onR
     linkAsked: null, // a link to ask about once the table is up (start): {seed, rules, elsewhere}
     pendingStep: null, // {mine, before, answer}: the computer's step asked of the engine, not shown yet
     restart: null, // the engine's replacement under way (engineDied)
+    // The saves (their text) an engine died loading: set aside, never loaded
+    // again (a save that kills the engine would kill its replacement too).
+    killers: new Set(),
     // The table before the engine (issue 33): {json, opened} of the saved
     // view drawn while the engine starts, until the engine's view replaces it.
     waking: null,
@@ -315,6 +318,12 @@ function savedFor(ctrl, seed, stored = ctrl.storage.readMatch()) {
 // it (then it goes aside, never lost).
 async function resume(ctrl, save, raw = JSON.stringify(save)) {
   const { state, storage } = ctrl;
+  if (ctrl.killers.has(raw)) {
+    // It killed the engine before: aside (kept, told), not loaded again.
+    storage.setAsideMatch(raw);
+    ctrl.notify("storage.broken", "warning");
+    return false;
+  }
   try {
     const loaded = await ctrl.engine.call("load", { save });
     ctrl.generation++;
@@ -327,7 +336,9 @@ async function resume(ctrl, save, raw = JSON.stringify(save)) {
     return true;
   } catch (err) {
     // bad_save, or any other failure to replay it: a save must never keep
-    // the page from opening, so it goes aside and a new match starts.
+    // the page from opening, so it goes aside and a new match starts. The
+    // engine died on it: its replacement sets it aside (above).
+    if (err instanceof EngineError && err.code === "engine_dead") ctrl.killers.add(raw);
     if (!(err instanceof EngineError) || err.code === "not_ready" || err.code === "engine_dead") throw err;
     storage.setAsideMatch(raw);
     ctrl.notify("storage.broken", "warning");
@@ -613,13 +624,17 @@ function act(ctrl, action, after = () => {}) {
 // --- the engine's start and its replacement ---------------------------------------
 
 // The worker died or stopped answering: a new one, and the match resumes
-// from its autosave (what the table showed was saved move by move).
+// from its autosave (what the table showed was saved move by move), unless
+// that save is what killed it (ctrl.killers): then it goes aside and a new
+// match starts. Gives the replacement's promise (settled once it is over).
 function engineDied(ctrl) {
   ctrl.restart = ctrl.restart || replaceEngine(ctrl);
+  return ctrl.restart;
 }
 
 function replaceEngine(ctrl) {
   const { state } = ctrl;
+  const killers = ctrl.killers.size;
   ctrl.generation++;
   ctrl.notify("engine.restarted", "warning");
   if (ctrl.engine) ctrl.engine.terminate();
@@ -629,7 +644,8 @@ function replaceEngine(ctrl) {
       enqueue(ctrl, async () => {
         const stored = ctrl.storage.readMatch();
         const seed = state.view ? state.view.seed : stored.status === "ok" ? String(stored.save.seed) : newSeed();
-        await openSeed(ctrl, seed, stored);
+        // A save that killed an engine: aside, and a new match (not its seed again).
+        await openSeed(ctrl, seed, stored, stored.status === "ok" && ctrl.killers.has(stored.raw));
       }),
     )
     .then(() => {
@@ -638,6 +654,8 @@ function replaceEngine(ctrl) {
     })
     .catch((err) => {
       ctrl.restart = null;
+      // This one died loading the save: once more, and that save goes aside.
+      if (err.code === "engine_dead" && ctrl.killers.size > killers) return engineDied(ctrl);
       state.boot.error = { code: err.code || "boot_failed", stage: err.stage || "start", detail: err.detail || String(err) };
       ctrl.render();
     });
@@ -669,7 +687,7 @@ async function start(ctrl) {
     });
     opened.catch(() => {}); // a failed start is told below
     const { timings } = await ctrl.engine.ready;
-    await opened;
+    if (!(await openedOrReplaced(ctrl, opened))) return;
     enqueue(ctrl, () => ctrl.finished.reconcile()).catch((err) => finishedFailed(ctrl, err));
     state.boot.stage = "ready";
     ctrl.render();
@@ -686,6 +704,22 @@ async function start(ctrl) {
     unwake(ctrl); // the error screen, not a table that cannot play
     state.boot.error = { code: err.code || "boot_failed", stage: err.stage || state.boot.stage, detail: err.detail || String(err) };
     ctrl.render();
+  }
+}
+
+// The start's match is open (true), or the engine died opening it and its
+// replacement opened one (true) or said why not (false: the boot screen
+// shows it). Any other failure is thrown.
+async function openedOrReplaced(ctrl, opened) {
+  try {
+    await opened;
+    return true;
+  } catch (err) {
+    if (err.code !== "engine_dead" || !ctrl.restart) throw err;
+    unwake(ctrl); // the saved table was the save that killed it, maybe
+    ctrl.render();
+    await ctrl.restart;
+    return Boolean(ctrl.state.view) && !ctrl.state.boot.error;
   }
 }
 

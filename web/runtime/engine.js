@@ -18,6 +18,15 @@ export class EngineError extends Error {
 
 // How long the worker may stay silent after it was started (see below).
 const START_TIMEOUT_MS = 30_000;
+// Once it has spoken, the rest of the start (issue 36): a start that goes
+// this long without a word from the worker (a fetch nobody answers, a
+// restore that never returns, a worker gone without an error event) fails
+// with "stalled", so the page offers "Reintentar" instead of its loading
+// screen forever. Re-armed by each word (progress stage, ready): the
+// longest silence of a normal start is the first visit's download of
+// ~8 MB (bench/README.md), about a minute at 1 Mbit/s; a slower link is
+// told to retry, and the retry finds what was fetched in the caches.
+export const START_STALL_MS = 120_000;
 // The watchdog, once the engine is up (issue 36, item 10). The worker says
 // "busy" as it begins each call, so the page tells a busy engine from a dead
 // one (a terminated or crashed worker never says so):
@@ -52,7 +61,8 @@ const PAGE_BUILD = typeof self === "undefined" ? null : self.__GIN_BUILD;
 //   settled      ready has resolved or rejected
 //   failed       the start failed or the worker died: nothing more is taken from it
 //   heard        the worker has said something (its script runs)
-//   silence      the timer that fails a worker that never says anything
+//   silence      the timer that fails a worker that never says anything,
+//                then one whose start stalls (stallWatch)
 //   onProgress(stage), onDead(detail)   createEngine's callbacks
 
 // The start failed (or the engine was terminated): ready rejects if it has
@@ -60,6 +70,7 @@ const PAGE_BUILD = typeof self === "undefined" ? null : self.__GIN_BUILD;
 function failStart(engine, error) {
   engine.failed = true;
   clearTimeout(engine.watchdog);
+  clearTimeout(engine.silence);
   if (!engine.settled) {
     engine.settled = true;
     engine.rejectReady(error);
@@ -93,6 +104,7 @@ function onReady(engine, timings) {
     return failStart(engine, new BootError("start", "other_build", `page ${engine.build}, engine ${timings.build}`));
   }
   engine.settled = true;
+  clearTimeout(engine.silence);
   engine.onProgress("ready");
   // Page-clock times (ms since navigation) beside the worker's own stages.
   // page_worker_boot: when worker.js, fetched and run, began its start.
@@ -138,6 +150,7 @@ function onAnswer(engine, message) {
 function onMessage(engine, event) {
   engine.heard = true;
   clearTimeout(engine.silence);
+  if (!engine.settled) stallWatch(engine);
   const message = event.data;
   if (engine.failed && (message.type === "progress" || message.type === "ready")) return; // too late: the page said why
   if (message.type === "progress") {
@@ -153,6 +166,18 @@ function onMessage(engine, event) {
     onAnswer(engine, message);
   }
   watch(engine); // it spoke: alive
+}
+
+// The start's watchdog once the worker has spoken (START_STALL_MS): the
+// hung worker is stopped, ready rejects and every waiting call settles.
+function stallWatch(engine) {
+  clearTimeout(engine.silence);
+  engine.silence = setTimeout(() => {
+    if (engine.settled) return;
+    if (engine.worker) engine.worker.terminate();
+    engine.worker = null;
+    failStart(engine, new BootError("start", "stalled", `the engine's start silent for ${START_STALL_MS} ms`));
+  }, START_STALL_MS);
 }
 
 // A worker script that cannot load (missing file, syntax error, no module

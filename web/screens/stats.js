@@ -27,6 +27,7 @@ const ASIDE_NAMES = {
   [KEYS.duplicate]: "aside.records",
   [KEYS.daily]: "aside.daily",
   [KEYS.challenges]: "aside.challenges",
+  [KEYS.challengesV1]: "aside.challenges",
 };
 // About what a browser gives one site in localStorage (5,242,880 characters in Chromium).
 const QUOTA_KB = 5120;
