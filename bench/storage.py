@@ -7,8 +7,10 @@ and `at`). This script plays real matches (gin.ai "easy" in both seats,
 standard rules), writes both keys as JSON.stringify would, and prints their
 sizes in characters (what Chromium's 5,242,880-character quota per origin
 counts) and as a share of that quota; lines beyond the last 2,000 are summed
-into `gin.totals.v1` (12-digit digest per summed line). 50 distinct matches are played and
-cycled for the larger counts (each line gets its own id, as a real one would).
+into `gin.totals.v1` (version 2: a 12-digit digest per summed line, grouped by the match's
+seed; the groups of matches no longer kept here are bounded to the newest 2,000 digests).
+50 distinct matches are played and cycled for the larger counts (each match gets its own
+seed and each line its own id, as a real one would).
 Run with `python3 build.py bench` or `python3 bench/storage.py`.
 """
 
@@ -29,6 +31,7 @@ from gin.rules import Rules  # noqa: E402
 QUOTA = 5_242_880
 KEEP = 50
 RECENT_LINES = 2000  # web/data/finished.js: older lines are summed into gin.totals.v1
+MAX_DIGESTS = 2000  # web/data/finished.js: digests kept of the matches no longer here
 COUNTS = (1, 10, 50, 500, 2000)
 T0 = 1_700_000_000_000
 
@@ -46,16 +49,20 @@ def play(seed: str):
 
 
 def lines(match, n: int) -> list[dict]:
+    """The lines of the n-th match played (a replay of `match` under a seed of its own)."""
     out = []
     for r in gin_stats.records(match):
         digest = hashlib.sha256(f"{n}:{r['kind']}:{r['deal']}".encode()).hexdigest()[:16]
         ident = f"{match.seed}:{r['actions']}:{digest}"
-        out.append({"id": ident if r["kind"] == "match" else f"deal{r['deal']}:{ident}", "at": T0 + n * 60_000, **r})
+        line = {"id": ident if r["kind"] == "match" else f"deal{r['deal']}:{ident}", "at": T0 + n * 60_000, **r}
+        out.append({**line, "seed": f"BENC-{n:05d}"})
     return out
 
 
-def totals(folded: list[dict]) -> dict:
-    """gin.totals.v1 as web/data/finished.js folds the lines: 9 groups, bests and streaks, a digest per line."""
+def totals(folded: list[dict], present: set[str]) -> dict:
+    """gin.totals.v1 (version 2) as web/data/finished.js folds the lines: 9 groups, bests and
+    streaks, a digest per line in its match's group; the groups of matches not `present`
+    (kept here) beyond MAX_DIGESTS digests go, oldest first."""
     counters = [*gin_stats.COUNTERS, "knock_deadwood", "knock_count"]
     groups, best, streaks = {}, {}, {}
     for r in folded:
@@ -66,8 +73,19 @@ def totals(folded: list[dict]) -> dict:
             for key in ("*|*", f"{r['level']}|*", f"*|{r['profile']}", f"{r['level']}|{r['profile']}"):
                 best[key] = {"totals": r["totals"], "margin": r["totals"][0] - r["totals"][1], "seed": r["seed"]}
                 streaks[key] = {"streak": 0, "best_streak": 3}
-    ids = [hashlib.sha256(r["id"].encode()).hexdigest()[:12] for r in folded]
-    return {"version": 1, "groups": groups, "best": best, "streaks": streaks, "ids": ids, "until": T0}
+    by_seed: dict[str, list] = {}
+    for r in folded:
+        group = by_seed.setdefault(r["seed"], [r["seed"], r["at"], ""])
+        group[1] = max(group[1], r["at"])
+        group[2] += hashlib.sha256(r["id"].encode()).hexdigest()[:12]
+    ids, forgotten = list(by_seed.values()), 0
+    loose = sum(len(g[2]) // 12 for g in ids if g[0] not in present)
+    while loose > MAX_DIGESTS:
+        group = next(g for g in ids if g[0] not in present)
+        ids.remove(group)
+        loose -= len(group[2]) // 12
+        forgotten = max(forgotten, group[1])
+    return {"version": 2, "groups": groups, "best": best, "streaks": streaks, "ids": ids, "until": T0, "forgotten": forgotten}
 
 
 def main() -> None:
@@ -80,7 +98,8 @@ def main() -> None:
         recs = [line for i in range(count) for line in lines(played[i % KEEP], i)] if count > KEEP else [
             line for i in range(count) for line in per_match[i]]
         older, recent = recs[:-RECENT_LINES], recs[-RECENT_LINES:]
-        a, b, c = len(dumps(kept)), len(dumps(recent)), len(dumps(totals(older))) if older else 0
+        present = {f"BENC-{i:05d}" for i in range(max(0, count - KEEP), count)}
+        a, b, c = len(dumps(kept)), len(dumps(recent)), len(dumps(totals(older, present))) if older else 0
         print(f"{count:>8} {a:>14,} {b:>13,} {c:>14,} {a + b + c:>12,} {100 * (a + b + c) / QUOTA:>8.1f}%")
     deal_lines = sum(len(x) for x in per_match) / KEEP
     per = sum(len(dumps(x)) for x in per_match) / KEEP
