@@ -31,6 +31,7 @@ const NOTES_CACHE = NAMES.notes;
 const SNAPSHOT = MANIFEST.snapshot || null;
 
 const urlFor = (path) => new URL(path, SCOPE).href;
+const ENTRY = SCOPE.href;
 
 // A response to keep: the checked bytes, their integrity, and the headers that
 // still describe them (the body is already decoded, so no Content-Encoding).
@@ -94,6 +95,10 @@ async function precache() {
       await cache.put(url, response);
     }),
   );
+  // The copy's own address ("…/gin/", how a player opens it) answers with
+  // index.html too: static routes match the cache by address.
+  const index = (await cache.match(ENTRY)) ? null : await cache.match(urlFor("index.html"));
+  if (index) await cache.put(ENTRY, index);
   if (SNAPSHOT) {
     const old = await reuse(SNAPSHOT.raw_path, SNAPSHOT.raw_integrity);
     if (old) {
@@ -201,9 +206,40 @@ function passSnapshot(event) {
 // it holds a fetch event it has begun (a reload's navigation, a script): that
 // request is never answered and the page never starts. Waiting also keeps a
 // page on one build: it is never handed to the new worker half-loaded.
+//
+// Waiting has the same hazard at its end (issue 36, item 12): when the last
+// page of the old build goes while a new one waits, Chromium asks the old
+// worker to stop as soon as it is idle, and a visit arriving at that moment
+// (a player back at once) hands its navigation to the worker as it stops:
+// that fetch event is lost and the page never loads (seen in a trace of
+// tests/e2e/repeat_update.py: the main frame's fetch dispatched to the
+// running worker in the same instant as its termination, "Worker Stopped",
+// no response ever). So the build's own files never wait for this worker:
+// static routes (Chromium's InstallEvent.addRoutes) have the browser answer
+// them from this build's cache, or the network when the cache lacks them,
+// with no fetch event. Only the snapshot keeps its fetch event (a copy is
+// kept, passSnapshot); a browser without routes uses the fetch handler below.
 self.addEventListener("install", (event) => {
-  event.waitUntil(precache());
+  event.waitUntil(Promise.all([addRoutes(event), precache()]));
 });
+
+async function addRoutes(event) {
+  if (typeof event.addRoutes !== "function") return;
+  const literal = (text) => text.replace(/[\\:*?+(){}]/g, "\\$&"); // URLPattern's syntax
+  const at = (pathname, more = {}) => ({
+    urlPattern: { protocol: SCOPE.protocol.slice(0, -1), hostname: SCOPE.hostname, port: SCOPE.port, pathname, ...more },
+  });
+  const routes = [];
+  if (SNAPSHOT) routes.push({ condition: at(literal(SCOPE.pathname + SNAPSHOT.path)), source: "fetch-event" });
+  // Without a query: the cache holds every file at its plain address (and
+  // index.html at the copy's own, ENTRY). A query is left to the handler.
+  routes.push({ condition: at(literal(SCOPE.pathname) + "*", { search: "" }), source: { cacheName: CACHE } });
+  try {
+    await event.addRoutes(routes);
+  } catch (err) {
+    console.warn("gin: no static routes:", String(err && err.message ? err.message : err));
+  }
+}
 
 // A cache an earlier build of this copy left: named for this copy's path,
 // or named before names carried one ("gin-<version>", "gin-staging",

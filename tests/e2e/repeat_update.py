@@ -9,7 +9,13 @@ print where it stood (requests not finished, the service worker versions, the co
 SITE_B: a build of changed engine sources (GIN_DIST=dist-b GIN_ENGINE_SRC=... build.py build).
 ROUTE=1 routes every request as the suite's context does; THROTTLE=1 puts the browser on a
 quarter of a core (bench/lib/throttle.py); IDLE seconds pass after the new build is in place
-(the suite's test builds it there, ~20 s, while the old service worker goes idle)."""
+(the suite's test builds it there, ~20 s, while the old service worker goes idle). IDLE=35
+brought the lost navigation back (4 December, the build before the static routes: 3 of 12
+rounds: 2 returning visits never loaded, 1 reload never became ready; 0 of 15 at IDLE=0).
+TRACE=1 records a Chromium trace (category ServiceWorker, the navigations) of each round's
+visits and keeps it as TRACE_DIR/hang-<round>.json when a visit never came up:
+ServiceWorkerVersion::Request and EmbeddedWorkerInstance::Stop show a fetch event handed to a
+worker as it stops."""
 import json, os, shutil, subprocess, sys, time, tempfile
 from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
@@ -19,6 +25,7 @@ from tools.testenv import CHROMIUM_ARGS
 A, B = Path(os.environ["SITE_A"]), Path(os.environ["SITE_B"])
 ROUNDS = int(os.environ.get("ROUNDS", "5"))
 ROUTE = os.environ.get("ROUTE", "1") == "1"
+TRACE = os.environ.get("TRACE") == "1"
 ROOT = Path(os.environ.get("ROOT", Path(__file__).resolve().parents[2]))
 
 def serve(d):
@@ -37,7 +44,7 @@ def swap(site):
 READY = "() => window.__ginReadyValue || (window.ginReady && window.ginReady.then(v => { window.__ginReadyValue = v; }), null)"
 
 def main():
-    results = []
+    results, tracing = [], False
     with sync_playwright() as pw:
         marker = "--gin-transport-repro"
         browser = pw.chromium.launch(executable_path=os.environ.get("CHROMIUM", "/usr/bin/chromium"), args=[*CHROMIUM_ARGS, marker])
@@ -84,6 +91,9 @@ def main():
                 time.sleep(float(os.environ.get("IDLE", "0")))
                 page.evaluate("async () => (await navigator.serviceWorker.getRegistration()).update()")
                 for _ in range(6): boots.append(boot(reload=True)["wheel"] == old)
+                if TRACE:
+                    browser.start_tracing(categories=["ServiceWorker", "navigation", "loading", "devtools.timeline"])
+                    tracing = True
                 deadline = time.monotonic() + 90
                 while time.monotonic() < deadline:
                     page.goto("about:blank")
@@ -99,7 +109,13 @@ def main():
                 # No page.evaluate here: in the stuck page navigator.serviceWorker.getRegistration()
                 # never settles either (seen 3 December); DevTools' versions say where it stood.
                 sw = None
+                if tracing:
+                    trace = Path(os.environ.get("TRACE_DIR", tempfile.gettempdir())) / f"hang-{r}.json"
+                    trace.write_bytes(browser.stop_tracing()); tracing = False
+                    print("trace:", trace, flush=True)
                 print(json.dumps({"round": r, "pending": list(pending.values()), "sw": sw, "versions": versions, "url": page.url, "log": log[-20:]}, indent=1), flush=True)
+            if tracing:
+                browser.stop_tracing(); tracing = False
             results.append(outcome)
             print(f"round {r}: {outcome} in {time.monotonic()-t0:.1f}s boots={boots}", flush=True)
             ctx.close(); proc.terminate(); proc.wait(); shutil.rmtree(tmp, ignore_errors=True)

@@ -463,6 +463,76 @@ def test_a_new_build_replaces_the_cached_snapshot(context, page, open_app, make_
     wait_idle(page)
 
 
+class WedgedWorker:
+    """The service worker of `url`, its thread held in an endless loop through DevTools: it can
+    answer no event (a fetch event sent to it is never answered, as one handed to a worker in the
+    instant it stops: issue 36, item 12). `answers(page)` asks it something only its fetch
+    handler answers."""
+
+    def __init__(self, context, page, url: str) -> None:
+        self.cdp = context.browser.new_browser_cdp_session()
+        page.evaluate("(u) => fetch(u).then(r => r.status)", url + "?start")  # a fetch event: it runs
+        script = url + "sw.js"
+        deadline = time.monotonic() + 30
+        while True:
+            targets = [t for t in self.cdp.send("Target.getTargets")["targetInfos"] if t["type"] == "service_worker" and t["url"] == script]
+            if targets or time.monotonic() > deadline:
+                break
+            page.wait_for_timeout(100)
+        assert len(targets) == 1, targets
+        self.session = self.cdp.send("Target.attachToTarget", {"targetId": targets[0]["targetId"], "flatten": False})["sessionId"]
+        self._send("Runtime.evaluate", {"expression": "setTimeout(() => { for (;;) {} }, 0)"})
+
+    def _send(self, method: str, params: dict) -> None:
+        message = json.dumps({"id": 1, "method": method, "params": params})
+        self.cdp.send("Target.sendMessageToTarget", {"sessionId": self.session, "message": message})
+
+    @staticmethod
+    def answers(page, url: str) -> bool:
+        return page.evaluate(
+            """(u) => Promise.race([fetch(u).then(() => true, () => true), new Promise((r) => setTimeout(() => r(false), 3000))])""",
+            url + "?probe",
+        )
+
+    def release(self) -> None:
+        self._send("Runtime.terminateExecution", {})
+        self.cdp.detach()
+
+
+def test_a_returning_visit_comes_up_while_its_service_worker_cannot_answer(context, page, open_app, make_server, dist):
+    """Issue 36, item 12: whatever state the service worker is in, the page comes up. A worker
+    that answers nothing stands for the one Chromium stops in the instant a returning visit hands
+    it the navigation (the old build's worker, asked to stop as soon as idle once its last page
+    left while a new build waits; that fetch event was lost and the visit never loaded). The
+    page's own files are answered by the browser from the build's cache (static routes), never
+    by a fetch event: the visit loads and says what is wrong; once the worker answers again,
+    the retry boots. Deterministic: without the routes the navigation waits on the held worker
+    and never loads. (Chromium gives the engine's Web Worker no routes: its files still pass
+    through the worker, hence the start timeout.)"""
+    srv = make_server()
+    open_app(page, url=srv.url)
+    wait_controlled(page)
+    wait_snapshot_cached(page, snapshot_name(dist))
+    wedged = WedgedWorker(context, page, srv.url)
+    try:
+        assert not WedgedWorker.answers(page, srv.url), "the service worker still answers: the test would prove nothing"
+        page.goto("about:blank")
+        page.expect_errors = True  # the engine that cannot start is logged
+        page.clock.install()  # the page's clock: its start timeout passes at once below
+        page.goto(srv.url)  # reaches `load`: the document and every script and style came without the worker
+        page.wait_for_function("() => window.ginApp !== undefined")
+        page.clock.fast_forward("00:31")
+        page.locator("#app[data-boot=failed]").wait_for(timeout=45_000)
+        assert "no llegó a arrancar" in page.locator("#app").inner_text()
+    finally:
+        wedged.release()
+    assert WedgedWorker.answers(page, srv.url)
+    page.locator("[data-intent=retry]").click()
+    ready = _wait_ready(page)
+    assert ready["timings"]["snapshot"] == snapshot_name(dist)
+    assert page.locator("#app[data-boot=ready]").count() == 1
+
+
 def test_a_worker_script_that_never_arrives_fails_visibly(page, open_app, make_server):
     """Second line of defence: a request nobody answers must not leave the
     page waiting forever. Here worker.js is held: after the page's start
