@@ -57,23 +57,36 @@ def positions():
     return _positions(40, every=2)
 
 
-def legal_at_every_level(m: Match, view: dict) -> int:
-    """Check every level's choice from ``view`` in ``m``; how many of them knock."""
-    knocks = 0
+def legal_at_every_level(m: Match, view: dict) -> dict[str, dict]:
+    """Check every level's choice from ``view`` in ``m``; the choices, by level."""
+    chosen = {}
     for level in LEVELS:
-        action = ai.choose(view, level)
-        _check_legal(m.deal, view, action)
-        knocks += action["type"] == "knock"
-    return knocks
+        chosen[level] = ai.choose(view, level)
+        _check_legal(m.deal, view, chosen[level])
+    return chosen
 
 
-def test_every_decision_is_legal_at_every_level(positions):
+@pytest.fixture(scope="module")
+def choices(positions):
+    """Every level's choice at every position (``{level: action}`` in the positions' order),
+    made once: the legality test checks each of them, the fairness tests compare against them."""
+    out = []
+    for save, seat in positions:
+        view = Match.from_save(save).view(seat)
+        out.append({level: ai.choose(view, level) for level in LEVELS})
+    return out
+
+
+def test_every_decision_is_legal_at_every_level(positions, choices):
     knocks = 0
     count = 0
-    for save, seat in positions:
+    for (save, seat), chosen in zip(positions, choices, strict=True):
         m = Match.from_save(save)
-        knocks += legal_at_every_level(m, m.view(seat))
-        count += len(LEVELS)
+        view = m.view(seat)
+        for level in LEVELS:
+            _check_legal(m.deal, view, chosen[level])
+            knocks += chosen[level]["type"] == "knock"
+            count += 1
     assert count >= 3000
     assert knocks > 20  # the knock arrangements were exercised
 
@@ -145,13 +158,11 @@ def _hidden_shuffle(m: Match, seat: int, rng: random.Random) -> None:
     deal.stock_list = new_stock
 
 
-def test_fairness_hidden_cards_and_stock_order_do_not_matter(positions):
+def test_fairness_hidden_cards_and_stock_order_do_not_matter(positions, choices):
     rng = random.Random(5)
     checked = 0
-    for save, seat in positions[::3]:
-        m = Match.from_save(save)
-        view = m.view(seat)
-        before = {level: ai.choose(view, level) for level in LEVELS}
+    for (save, seat), before in zip(positions[::3], choices[::3], strict=True):
+        view = Match.from_save(save).view(seat)
         for _ in range(2):
             other = Match.from_save(save)
             _hidden_shuffle(other, seat, rng)
@@ -163,13 +174,12 @@ def test_fairness_hidden_cards_and_stock_order_do_not_matter(positions):
     assert checked > 300
 
 
-def test_the_seed_is_not_read(positions):
-    for save, seat in positions[::25]:
-        view = Match.from_save(save).view(seat)
-        other = copy.deepcopy(view)
+def test_the_seed_is_not_read(positions, choices):
+    for (save, seat), before in zip(positions[::25], choices[::25], strict=True):
+        other = Match.from_save(save).view(seat)
         other["seed"] = "SOMETHING-ELSE"
         for level in LEVELS:
-            assert ai.choose(other, level) == ai.choose(view, level)
+            assert ai.choose(other, level) == before[level]
 
 
 def test_same_view_same_decision(positions):

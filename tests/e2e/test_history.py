@@ -612,16 +612,23 @@ def test_review_marks_the_bad_discard_and_not_difficils_own_moves(page, open_app
     assert_readable(page, "English review")
 
 
-def long_match():
-    """A finished 53-deal match (custom profile to 500, normal against normal) and its deal count."""
-    rules = Rules.profile("custom", target=500)
-    st = gin.arena.play_match("normal", "normal", "REVIEW-LONG", a_seat=0, rules=rules, keep_actions=True)
-    m = gin.Match.new(seed="REVIEW-LONG", rules=rules)
+def long_match(seed="REVIEW-LONG", target=500, least=40):
+    """A finished 53-deal match (custom profile to 500, normal against normal) and its deal count
+    (or another seed's match to `target`, of at least `least` deals)."""
+    rules = Rules.profile("custom", target=target)
+    st = gin.arena.play_match("normal", "normal", seed, a_seat=0, rules=rules, keep_actions=True)
+    m = gin.Match.new(seed=seed, rules=rules)
     m.meta["level"] = "normal"
     for action in st.actions:
         m.apply(action)
-    assert m.over and len(m.results) >= 40
+    assert m.over and len(m.results) >= least
     return m.to_save(), len(m.results)
+
+
+# Extra engines join the review of a match of 9 deals or more (web/screens/review.js HELPERS_FROM):
+# a match of 16 deals has them, and is reviewed in a third of the long one's time.
+def mid_match():
+    return long_match("REVIEW-MID-2", target=100, least=16)
 
 
 # The machine's cores and memory as the page sees them: 8 cores and 8 GB, so the review may use
@@ -740,7 +747,7 @@ def test_a_long_match_is_reviewed_by_extra_engines_with_progress_while_the_viewe
 
 def test_closing_the_viewer_mid_review_ends_its_extra_engines(page, open_app, context, dist):
     """On 8 cores and 2 GB of memory one extra engine helps, offline too; closing the viewer ends it at once."""
-    save, _ = long_match()
+    save, _ = mid_match()
     inject(context, [save])
     context.add_init_script(EIGHT_CORES + TWO_GB)
     open_page(page, open_app)
@@ -767,7 +774,7 @@ def test_without_the_snapshot_the_page_engine_reviews_alone_and_the_extra_ones_w
     shutil.copytree(dist, site)
     (site / "snapshot" / snapshot_name(site)).unlink()
     srv = make_server(site)
-    save, deals = long_match()
+    save, deals = mid_match()
     inject(context, [save])
     context.add_init_script(EIGHT_CORES)
     open_page(page, open_app, url=srv.url)
