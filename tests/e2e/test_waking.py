@@ -121,6 +121,33 @@ def test_a_reload_draws_the_saved_table_at_once_and_plays_a_queued_draw_once(tab
     assert stored(tab)["actions"] == moves + 1  # the view kept beside the new save
 
 
+# When the player's hand first appears (a saved table's, drawn by the page), and the frame after it.
+HAND_CLOCK = """() => new MutationObserver((_, observer) => {
+  if (!document.querySelector('.hand .hand-card')) return;
+  observer.disconnect();
+  window.__handAt = performance.now();
+  requestAnimationFrame(() => { window.__handFrame = performance.now(); });
+}).observe(document, {childList: true, subtree: true})"""
+# When the page first constructs a Worker (boot.js's or the controller's).
+WORKER_CLOCK = """() => { const Native = window.Worker; window.Worker = class extends Native {
+  constructor(...args) { if (window.__workerAt === undefined) window.__workerAt = performance.now(); super(...args); }
+}; }"""
+
+
+def test_the_engines_worker_starts_once_the_saved_table_is_on_screen(tab, open_app):
+    # On a slow phone the page and the worker share one core: a worker started first (by boot.js)
+    # delayed the saved hand by seconds. With a saved table it starts after the hand's frame.
+    to_draw(tab, open_app)
+    hand = hand_cards(tab)
+    tab.add_init_script(f"({HAND_CLOCK})(); ({WORKER_CLOCK})();")
+    held = reload_held(tab)
+    assert hand_cards(tab) == hand  # drawn before the worker's script was even asked for
+    assert tab.evaluate("window.ginEarlyWorker") is None
+    release(tab, held)
+    hand_at, frame, started = tab.evaluate("[window.__handAt, window.__handFrame, window.__workerAt]")
+    assert hand_at < frame <= started
+
+
 def test_a_saved_table_that_disagrees_with_the_save_gives_way_to_the_engines(tab, open_app):
     view = to_draw(tab, open_app)
     hand, points, moves = hand_cards(tab), scores(tab), actions(tab)
