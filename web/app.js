@@ -239,6 +239,26 @@ function render(mode = "full") {
   noteHand();
 }
 
+// Settles once what was just rendered has been painted: the task after the
+// next frame's paint. A hidden page paints no frame: at once then.
+function afterPaint() {
+  if (document.hidden) return Promise.resolve();
+  return new Promise((resolve) => {
+    const hidden = () => {
+      if (!document.hidden) return;
+      document.removeEventListener("visibilitychange", hidden);
+      resolve();
+    };
+    document.addEventListener("visibilitychange", hidden);
+    requestAnimationFrame(() =>
+      setTimeout(() => {
+        document.removeEventListener("visibilitychange", hidden);
+        resolve();
+      }, 0),
+    );
+  });
+}
+
 const controller = createController({
   state,
   storage,
@@ -251,6 +271,7 @@ const controller = createController({
     resolveReady(value);
   },
   settled: () => motion.settled(), // the computer waits for the motion in front of it
+  painted: afterPaint, // the saved table on screen before the engine's worker starts
 });
 const tutorial = createTutorial({ state, controller, render, notify });
 const intents = createIntents({ state, controller, render, announce, setLanguage, clearLog, tutorial, notices });

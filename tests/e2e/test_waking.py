@@ -53,6 +53,23 @@ def to_draw(page, open_app):
     raise AssertionError(view["phase"])
 
 
+# What the element under `sel` overlaps among the table's visible parts (cards, piles, labels,
+# buttons, texts), and whether it is inside the viewport.
+COVERED = """(sel) => {
+  const mark = document.querySelector(sel).getBoundingClientRect();
+  const hits = [];
+  for (const e of document.querySelectorAll('.page button, .page .card, .page .meld-label, .page span, .page p, .page h2')) {
+    if (e.closest(sel) || e.contains(document.querySelector(sel))) continue;
+    const r = e.getBoundingClientRect();
+    if (!r.width || !r.height || getComputedStyle(e).visibility === 'hidden') continue;
+    if (r.left < mark.right && mark.left < r.right && r.top < mark.bottom && mark.top < r.bottom)
+      hits.push(`${e.tagName}.${e.className} ${Math.round(r.top)}-${Math.round(r.bottom)}`);
+  }
+  const inside = mark.top >= 0 && mark.left >= 0 && mark.bottom <= innerHeight && mark.right <= innerWidth;
+  return {hits, inside, mark: [Math.round(mark.left), Math.round(mark.top), Math.round(mark.right), Math.round(mark.bottom)]};
+}"""
+
+
 def stored(page, key=SHOWN_KEY):
     raw = page.evaluate("(k) => localStorage.getItem(k)", key)
     return json.loads(raw) if raw is not None else None
@@ -101,6 +118,9 @@ def test_a_reload_draws_the_saved_table_at_once_and_plays_a_queued_draw_once(tab
     for size in ((844, 390), (1280, 800), PHONE):
         tab.set_viewport_size({"width": size[0], "height": size[1]})
         tab.screenshot(path=str(ARTIFACTS / f"waking-{size[0]}x{size[1]}.png"))
+        # The mark covers nothing played: no card of the hand (its meld marks included), no label.
+        covered = tab.evaluate(COVERED, ".waking-mark")
+        assert covered["inside"] and not covered["hits"], (size, covered)
     # Selecting works at once; a draw is queued (said so), a second tap queues nothing more.
     card = hand[0]
     tab.locator(f'.hand [data-card="{card}"]').click(position={"x": 8, "y": 20})
@@ -119,6 +139,33 @@ def test_a_reload_draws_the_saved_table_at_once_and_plays_a_queued_draw_once(tab
     assert tab.locator(".waking-mark").count() == 0
     assert QUEUED not in tab.locator(".messages").inner_text()
     assert stored(tab)["actions"] == moves + 1  # the view kept beside the new save
+
+
+# When the player's hand first appears (a saved table's, drawn by the page), and the frame after it.
+HAND_CLOCK = """() => new MutationObserver((_, observer) => {
+  if (!document.querySelector('.hand .hand-card')) return;
+  observer.disconnect();
+  window.__handAt = performance.now();
+  requestAnimationFrame(() => { window.__handFrame = performance.now(); });
+}).observe(document, {childList: true, subtree: true})"""
+# When the page first constructs a Worker (boot.js's or the controller's).
+WORKER_CLOCK = """() => { const Native = window.Worker; window.Worker = class extends Native {
+  constructor(...args) { if (window.__workerAt === undefined) window.__workerAt = performance.now(); super(...args); }
+}; }"""
+
+
+def test_the_engines_worker_starts_once_the_saved_table_is_on_screen(tab, open_app):
+    # On a slow phone the page and the worker share one core: a worker started first (by boot.js)
+    # delayed the saved hand by seconds. With a saved table it starts after the hand's frame.
+    to_draw(tab, open_app)
+    hand = hand_cards(tab)
+    tab.add_init_script(f"({HAND_CLOCK})(); ({WORKER_CLOCK})();")
+    held = reload_held(tab)
+    assert hand_cards(tab) == hand  # drawn before the worker's script was even asked for
+    assert tab.evaluate("window.ginEarlyWorker") is None
+    release(tab, held)
+    hand_at, frame, started = tab.evaluate("[window.__handAt, window.__handFrame, window.__workerAt]")
+    assert hand_at < frame <= started
 
 
 def test_a_saved_table_that_disagrees_with_the_save_gives_way_to_the_engines(tab, open_app):

@@ -41,8 +41,8 @@ const REFUSALS = new Set([
 ]);
 
 // deps: {state (app.js's shared state), storage (data/storage.js), render(mode),
-// announce(text), notify(key, kind, vars), onReady(value), settled()}.
-export function createController({ state, storage, render, announce, notify, onReady, settled = async () => {} }) {
+// announce(text), notify(key, kind, vars), onReady(value), settled(), painted()}.
+export function createController({ state, storage, render, announce, notify, onReady, settled = async () => {}, painted = async () => {} }) {
   const ctrl = {
     state, // the page's shared state (app.js): view, save, ui, settings...
     storage, // the player's data (data/storage.js)
@@ -51,6 +51,7 @@ export function createController({ state, storage, render, announce, notify, onR
     notify, // a notice over the table, once per key
     onReady, // resolves window.ginReady once a match is on screen
     settled, // resolves once no card moves on the table (table/motion.js)
+    painted, // resolves once what was rendered is on screen (app.js)
     engine: null, // the page's engine (runtime), replaced when it dies
     generation: 0, // bumps on every new match: stale computer loops stop
     work: Promise.resolve(), // the chain of engine calls; idle() waits on it
@@ -669,13 +670,19 @@ async function start(ctrl) {
   state.boot = { stage: "start", error: null };
   ctrl.render();
   wake(ctrl);
-  ctrl.engine = createEngine({
-    onProgress(stage) {
-      state.boot.stage = stage;
-      ctrl.render();
-    },
-    onDead: () => engineDied(ctrl),
-  });
+  const make = () =>
+    createEngine({
+      onProgress(stage) {
+        state.boot.stage = stage;
+        ctrl.render();
+      },
+      onDead: () => engineDied(ctrl),
+    });
+  // A saved table drawn while boot.js held the worker back: the worker
+  // starts once that table is on screen (on a slow phone the page and the
+  // worker share one core, and the worker's start delayed the hand by
+  // seconds). Otherwise it starts now (boot.js's, if it started one).
+  ctrl.engine = state.ui.waking && !globalThis.ginEarlyWorker ? engineAfter(ctrl.painted(), make) : make();
   try {
     // The opening is first in the queue from the start, so a move asked
     // while waking (moveTask) is played after it, on the engine's view.
@@ -721,6 +728,27 @@ async function openedOrReplaced(ctrl, opened) {
     await ctrl.restart;
     return Boolean(ctrl.state.view) && !ctrl.state.boot.error;
   }
+}
+
+// An engine whose worker starts once `first` settles (start): its calls,
+// made before, wait for it, as a starting worker's do.
+function engineAfter(first, make) {
+  let engine = null;
+  let stopped = false;
+  const started = Promise.resolve(first).then(() => {
+    if (stopped) throw new EngineError("not_ready", "terminated before it started");
+    engine = make();
+    return engine;
+  });
+  return {
+    ready: started.then((e) => e.ready),
+    call: (method, params) => started.then((e) => e.call(method, params)),
+    playable: () => engine && engine.playable(),
+    terminate() {
+      stopped = true;
+      if (engine) engine.terminate();
+    },
+  };
 }
 
 // After the first boot, so precaching never competes with it.

@@ -357,6 +357,7 @@ function handArea(view, ui) {
       "div",
       { class: "hand-info" },
       el("span", { class: "seat-label" }, el("span", { class: "name", text: t("table.hand") }), dealer),
+      wakingMark(ui), // in the row's gap on a short landscape screen, else at the bottom (style.css)
       info,
     ),
     el(
@@ -504,7 +505,7 @@ export function renderPage(root, view, ui) {
     const modal = Boolean(ui.panel) || ui.menuOpen;
     const page = el("div", { class: "page", dataset: { key: "page" } }, topBar(view, ui), table(view, ui));
     if (modal) page.setAttribute("inert", "");
-    children.push(page, overlay(view, ui), menuPanel(view, ui), wakingMark(ui));
+    children.push(page, overlay(view, ui), menuPanel(view, ui));
   } else {
     children.push(bootPanel(ui));
   }
