@@ -319,6 +319,26 @@ def test_a_key_lands_the_deal_and_does_nothing_else(page, open_app):
     assert page.evaluate("window.__landing.told") == []
 
 
+def test_a_tap_on_menu_while_the_deal_lands_lands_it_and_opens_the_menu(phone, open_app):
+    page = phone
+    page.add_init_script(LANDING_PROBE)
+    page.emulate_media(reduced_motion="no-preference")
+    open_app(page, hash=f"#seed={SEED}", settings=MOVING)
+    settle(page)
+    page.wait_for_function(LANDED)
+    deal_again(page)
+    page.wait_for_timeout(300)  # a few cards in the air (the slow deal takes 3.8 s)
+    assert not page.evaluate(LANDED)
+    played = page.evaluate("window.ginApp.save.actions.length")
+    tap_on(page, '.topbar [data-key="menu"]')
+    page.wait_for_function(NO_FLIGHT, timeout=600)
+    assert page.evaluate(LANDED)
+    page.get_by_role("dialog", name="Menú").wait_for(timeout=2_000)
+    assert page.evaluate("document.getElementById('app').dataset.menu") == "true"
+    assert page.evaluate("window.ginApp.save.actions.length") == played
+    shoot(page, "menu-over-landed-deal", PHONE)
+
+
 # --- 2. a link opened in a new tab asks -----------------------------------------------------------
 
 
