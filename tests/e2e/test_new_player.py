@@ -22,6 +22,8 @@ INSTANT = {"speed": "instant", "level": "easy", "sort": "melds", "lang": "es"}
 
 # The player's controls and the cards on the table: what a notice must never move or cover.
 CONTROLS = ".topbar .btn, .pile, .hand .hand-card, .actions .btn, .opp-cards, .tutorial-bar .btn, .coach-note .btn"
+# What the player reads to play: the hand's labels ("Tu mano", "Sueltas: N") and the prompt.
+READ = ".hand-info > *, .messages > *"
 
 
 @pytest.fixture
@@ -76,8 +78,9 @@ def assert_table_whole(page, where):
     assert len(controls) > 12, controls
     for c in controls:
         assert c["left"] >= -1 and c["top"] >= -1 and c["right"] <= size["width"] + 1 and c["bottom"] <= size["height"] + 1, f"{where}: {c} outside the screen"
+    read = boxes(page, READ)
     for n in shown_notices(page):
-        hits = [c["name"] for c in controls if overlap(n, c)]
+        hits = [c["name"] for c in controls + read if overlap(n, c)]
         assert not hits, f"{where}: the notice {n['name']} covers {hits}"
     return controls
 
@@ -106,15 +109,24 @@ def test_notices_never_move_or_cover_the_table(phone, open_app, count):
     page = phone
     bad_storage(page.ctx, {"speed": "ligero"} if count == 1 else {"speed": "ligero", "sort": 7}, broken_match=count == 2)
     open_table(page, open_app)
-    page.wait_for_function(f"n => [...document.querySelectorAll('.notices .notice')].filter({VISIBLE}).length >= n", arg=count)
-    with_notices = assert_table_whole(page, f"{count} notice(s)")
     expected = ["settings.reset_one"] if count == 1 else ["settings.reset", "storage.broken"]
+    page.wait_for_function(f"() => [...document.querySelectorAll('.notices .notice')].some({VISIBLE})")
+    with_notices = assert_table_whole(page, f"{count} notice(s)")
     assert page.evaluate("window.ginApp.notices") == expected
     assert_readable(page, f"{count} notice(s)")
     shoot(page, f"notices-{count}", PHONE)
-    # Gone (× tapped), the table is exactly where it was: nothing moved for them.
-    for key in expected:
-        tap_on(page, f'[data-key="dismiss:{key}"]')
+    # Each is shown, over nothing played or read (one with no such room waits for the one
+    # before); × tapped, it goes and the table is exactly where it was: nothing moved for them.
+    seen = []
+    for _ in expected:
+        page.wait_for_function(f"() => [...document.querySelectorAll('.notices .notice')].some({VISIBLE})")
+        assert_table_whole(page, f"{count} notice(s), after {seen}")
+        for n in shown_notices(page):
+            seen.append(n["name"])
+            tap_on(page, f'[data-key="dismiss:{n["name"]}"]')
+        if len(seen) == len(expected):
+            break
+    assert sorted(seen) == sorted(expected)
     page.wait_for_function("() => !document.querySelector('.notices .notice')")
     assert boxes(page, CONTROLS) == with_notices
 
