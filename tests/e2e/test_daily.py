@@ -596,6 +596,29 @@ def test_the_days_offer_never_comes_over_a_match_the_player_has_begun(browser, o
         close(context, page)
 
 
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_a_days_link_opened_at_the_start_over_a_match_in_progress_asks_as_the_days(browser, open_app, challenge, lang):
+    context, page = new_page(browser, "Europe/Madrid", utc("2026-12-05T10:00:00"), size=PHONE)
+    try:
+        put_in_storage(context, {MATCH_KEY: cut(challenge["receiver"], 0)})
+        current = challenge["receiver"]["seed"]
+        open_app(page, hash="#seed=DIA-2026-12-03", settings={**SETTINGS, "lang": lang})
+        question = page.get_by_role("dialog", name="Otra partida" if lang == "es" else "Another match")
+        question.wait_for()
+        text = question.text_content()
+        if lang == "es":
+            assert f"¿Abrir la partida del día (DIA-2026-12-03)?" in text and current in text, text
+            assert "enlace" not in text, text
+            button(page, "Abrir la del día").click()
+        else:
+            assert "Open the daily match (DIA-2026-12-03)?" in text and current in text, text
+            assert "linked" not in text, text
+            button(page, "Open the daily one").click()
+        page.wait_for_function("() => window.ginApp.view && window.ginApp.view.seed === 'DIA-2026-12-03'")
+    finally:
+        close(context, page)
+
+
 HOSTILE = ['{"days": ', "42", "null", '{"days": [{"day": "2026-02-30", "at": 1}], "older": 7}', "[" * 3000 + "]" * 3000,
            '[{"seed": "x y", "rules": "nope", "level": "hard", "at": 1}]']
 

@@ -22,6 +22,8 @@ INSTANT = {"speed": "instant", "level": "easy", "sort": "melds", "lang": "es"}
 
 # The player's controls and the cards on the table: what a notice must never move or cover.
 CONTROLS = ".topbar .btn, .pile, .hand .hand-card, .actions .btn, .opp-cards, .tutorial-bar .btn, .coach-note .btn"
+# What the player reads to play: the hand's labels ("Tu mano", "Sueltas: N") and the prompt.
+READ = ".hand-info > *, .messages > *"
 
 
 @pytest.fixture
@@ -76,8 +78,9 @@ def assert_table_whole(page, where):
     assert len(controls) > 12, controls
     for c in controls:
         assert c["left"] >= -1 and c["top"] >= -1 and c["right"] <= size["width"] + 1 and c["bottom"] <= size["height"] + 1, f"{where}: {c} outside the screen"
+    read = boxes(page, READ)
     for n in shown_notices(page):
-        hits = [c["name"] for c in controls if overlap(n, c)]
+        hits = [c["name"] for c in controls + read if overlap(n, c)]
         assert not hits, f"{where}: the notice {n['name']} covers {hits}"
     return controls
 
@@ -106,15 +109,24 @@ def test_notices_never_move_or_cover_the_table(phone, open_app, count):
     page = phone
     bad_storage(page.ctx, {"speed": "ligero"} if count == 1 else {"speed": "ligero", "sort": 7}, broken_match=count == 2)
     open_table(page, open_app)
-    page.wait_for_function(f"n => [...document.querySelectorAll('.notices .notice')].filter({VISIBLE}).length >= n", arg=count)
-    with_notices = assert_table_whole(page, f"{count} notice(s)")
     expected = ["settings.reset_one"] if count == 1 else ["settings.reset", "storage.broken"]
+    page.wait_for_function(f"() => [...document.querySelectorAll('.notices .notice')].some({VISIBLE})")
+    with_notices = assert_table_whole(page, f"{count} notice(s)")
     assert page.evaluate("window.ginApp.notices") == expected
     assert_readable(page, f"{count} notice(s)")
     shoot(page, f"notices-{count}", PHONE)
-    # Gone (× tapped), the table is exactly where it was: nothing moved for them.
-    for key in expected:
-        tap_on(page, f'[data-key="dismiss:{key}"]')
+    # Each is shown, over nothing played or read (one with no such room waits for the one
+    # before); × tapped, it goes and the table is exactly where it was: nothing moved for them.
+    seen = []
+    for _ in expected:
+        page.wait_for_function(f"() => [...document.querySelectorAll('.notices .notice')].some({VISIBLE})")
+        assert_table_whole(page, f"{count} notice(s), after {seen}")
+        for n in shown_notices(page):
+            seen.append(n["name"])
+            tap_on(page, f'[data-key="dismiss:{n["name"]}"]')
+        if len(seen) == len(expected):
+            break
+    assert sorted(seen) == sorted(expected)
     page.wait_for_function("() => !document.querySelector('.notices .notice')")
     assert boxes(page, CONTROLS) == with_notices
 
@@ -324,6 +336,26 @@ def test_a_key_lands_the_deal_and_does_nothing_else(page, open_app):
     view = settle(page)
     assert view["phase"].startswith("upcard") and page.evaluate("window.ginApp.save.actions.length") == 0
     assert page.evaluate("window.__landing.told") == []
+
+
+def test_a_tap_on_menu_while_the_deal_lands_lands_it_and_opens_the_menu(phone, open_app):
+    page = phone
+    page.add_init_script(LANDING_PROBE)
+    page.emulate_media(reduced_motion="no-preference")
+    open_app(page, hash=f"#seed={SEED}", settings=MOVING)
+    settle(page)
+    page.wait_for_function(LANDED)
+    deal_again(page)
+    page.wait_for_timeout(300)  # a few cards in the air (the slow deal takes 3.8 s)
+    assert not page.evaluate(LANDED)
+    played = page.evaluate("window.ginApp.save.actions.length")
+    tap_on(page, '.topbar [data-key="menu"]')
+    page.wait_for_function(NO_FLIGHT, timeout=600)
+    assert page.evaluate(LANDED)
+    page.get_by_role("dialog", name="Menú").wait_for(timeout=2_000)
+    assert page.evaluate("document.getElementById('app').dataset.menu") == "true"
+    assert page.evaluate("window.ginApp.save.actions.length") == played
+    shoot(page, "menu-over-landed-deal", PHONE)
 
 
 # --- 2. a link opened in a new tab asks -----------------------------------------------------------

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from conftest import SETTINGS_KEY, assert_readable
 from test_coach import PHONE, phone  # noqa: F401  (the phone fixture: 390×844, touch)
 from test_table import button, settle, shoot
@@ -140,3 +142,39 @@ def test_the_guided_deal_can_be_skipped_at_every_step_and_leaves_the_players_mat
     assert "TEST-0001" in page.evaluate("location.hash")
     stored_settings = json.loads(storage(page, SETTINGS_KEY))
     assert stored_settings.get("coach") in (None, False)  # the guide's coach is not the player's setting
+
+
+# The player's controls and cards: what the guided deal's bar must never cover.
+CONTROLS = ".topbar .btn, .pile, .hand .hand-card, .actions .btn, .opp-cards, .hand-info > *, .messages > *"
+
+
+@pytest.mark.xfail(strict=True, reason="known defect, not fixed yet: at 360×740 the bar in the centre's flow makes the page 816 px tall, Tomar/Pasar below the screen")
+def test_the_guided_deal_fits_a_360_phone_without_scrolling_or_covering_a_control(browser, open_app):
+    ctx = browser.new_context(locale="es-ES", viewport={"width": 360, "height": 740}, has_touch=True, is_mobile=True)
+    page = ctx.new_page()
+    try:
+        page.emulate_media(reduced_motion="reduce")
+        open_app(page, settings={})
+        settle(page)
+        page.get_by_role("region", name="Partida guiada").get_by_role("button", name="Partida guiada", exact=True).click()
+        settle(page)
+        for n in range(1, STEPS + 1):
+            page.wait_for_function("n => document.querySelector('[data-key=tutorial-bar]')?.dataset.step === String(n)", arg=n)
+            if n in (1, 2):
+                shoot(page, f"tutorial-step{n}", (360, 740))
+            tall, screen = page.evaluate("[document.documentElement.scrollHeight, innerHeight]")
+            assert tall <= screen, f"step {n}: the page is {tall} px tall on a {screen} px screen"
+            hits = page.evaluate(
+                """sel => {
+                    const b = document.querySelector('[data-key=tutorial-bar]').getBoundingClientRect();
+                    return [...document.querySelectorAll(sel)].filter(e => e.getClientRects().length).filter(e => {
+                        const r = e.getBoundingClientRect();
+                        return r.left < b.right && b.left < r.right && r.top < b.bottom && b.top < r.bottom;
+                    }).map(e => e.dataset.key || e.dataset.card || e.className);
+                }""",
+                CONTROLS,
+            )
+            assert not hits, f"step {n}: the bar covers {hits}"
+            follow_step(page, n)
+    finally:
+        ctx.close()

@@ -17,6 +17,7 @@ import { askCoach, askSummary, coaching } from "./coach.js";
 import { guided } from "./tutorial.js";
 import { askDuplicate } from "./luck.js";
 import { followMatch } from "./daily.js";
+import { dayOfSeed } from "../model/daily.js";
 import { createTabs } from "../data/tabs.js";
 import { keepDuplicate } from "../data/duplicates.js";
 import { openElsewhereSheet, openLinkSheet } from "../screens/questions.js";
@@ -419,6 +420,8 @@ async function openMatch(ctrl) {
 function followLink(ctrl, wanted, rules = null, ask = null, elsewhere = false) {
   const { state } = ctrl;
   if (!state.view || wanted === state.view.seed) return;
+  // A day's link (#seed=DIA-…), at the start or typed, asks as the day's.
+  if (!ask && dayOfSeed(wanted)) ask = "daily";
   const current = state.view.seed;
   const go = (drop) => {
     runTask(ctrl, async () => {

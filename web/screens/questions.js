@@ -43,9 +43,12 @@ export function openElsewhereSheet({ t, onTake }) {
 // onDrop(): open it and drop this one (null: not offered); onStay(): keep
 // playing (also Escape). ask: "daily" when the match asked for is a day of
 // the calendar; elsewhere: the match on the table is open in another tab.
-const ASK = { daily: ["daily.ask", "daily.ask_open"] };
+// [the question, the same when the table is another tab's, the open button]
+const ASK = { daily: ["daily.ask", "daily.ask_elsewhere", "daily.ask_open"] };
+const LINK = ["link.ask", "link.ask_elsewhere", "link.open"];
 export function openLinkSheet({ t, current, wanted, ask = null, elsewhere = false, onOpen, onDrop, onStay }) {
-  const [question, open] = Object.hasOwn(ASK, ask) ? ASK[ask] : [elsewhere ? "link.ask_elsewhere" : "link.ask", "link.open"];
+  const [here, there, open] = Object.hasOwn(ASK, ask) ? ASK[ask] : LINK;
+  const question = elsewhere ? there : here;
   let chosen = onStay;
   const sheet = openSheet({ id: "link", onClose: () => chosen() });
   const pick = (fn) => () => {

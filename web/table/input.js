@@ -16,7 +16,8 @@
 // visible button whose aria-keyshortcuts it is (shortcuts.js).
 // While a new deal lands (motion.js's DEALING on the root) the first tap on
 // the table or key only lands it at once (intents.skipDeal): the deal's
-// cards are not targets yet, and nothing it hides can be pressed.
+// cards are not targets yet, and nothing it hides can be pressed. A tap on
+// the top bar lands it too and presses what it tapped (Menú opens the menu).
 
 const CARD_GROUPS = [".hand .hand-card", ".panel.knock .knock-card"];
 // A move this long is a drag (drag.js), not a tap.
@@ -71,10 +72,13 @@ function pointerDown(input, event) {
   input.gesture = null;
   if (input.intents.modality) input.intents.modality({ kind: event.pointerType || "mouse" });
   if (!event.isPrimary || event.button !== 0 || !input.root.contains(event.target)) return;
-  // A tap on the table while the deal lands: only that (its click swallowed too).
+  // A tap on the table while the deal lands: only that (its click swallowed
+  // too). The top bar hides nothing of the deal: a tap there (Menú, Pista)
+  // lands the deal and does what it says.
   const skips = dealing(input) && event.target.closest(".page");
   if (skips) input.intents.skipDeal();
-  input.gesture = { id: event.pointerId, target: skips ? null : pressable(input, event.target), x: event.clientX, y: event.clientY, moved: false };
+  const only = skips && !event.target.closest(".topbar");
+  input.gesture = { id: event.pointerId, target: only ? null : pressable(input, event.target), x: event.clientX, y: event.clientY, moved: false };
 }
 
 const dealing = (input) => input.root.hasAttribute("data-dealing") && Boolean(input.intents.skipDeal);

@@ -3,7 +3,8 @@
 // never covers a control or a card. After each render placeNotices()
 // measures what is on the screen and finds each notice a spot: first where
 // it covers nothing at all, else where it covers only some text (the
-// prompt, a label), never a button, a pile, a hand or a dialog. A notice
+// rival's last move, a pile's label), never a button, a pile, a hand, the
+// prompt, the hand's labels or a dialog. A notice
 // with no such spot waits (hidden, its clock stopped: play/notices.js) until
 // there is room again; so does every notice while a dialog or the menu is
 // open. How long each stays is model/notices.js's rule.
@@ -11,10 +12,12 @@
 import { el, intentButton } from "./dom.js";
 import { noticeText } from "../model/notices.js";
 
-// What a notice never covers: the player's controls and the cards.
-const HARD = [".topbar", ".opp-cards", ".piles .pile", ".hand", ".actions .btn", ".coach-note", ".tutorial-bar", ".boot"];
+// What a notice never covers: the player's controls and the cards, and
+// what the player reads to play: the prompt and the hand's labels ("Tu
+// mano", "Sueltas: N").
+const HARD = [".topbar", ".opp-cards", ".piles .pile", ".hand", ".hand-info > *", ".messages > *", ".actions .btn", ".coach-note", ".tutorial-bar", ".boot"];
 // What it covers only when there is no other room: text.
-const SOFT = [".opp-last", ".opponent .seat-label", ".pile-label", ".messages > *", ".hand-info > *"];
+const SOFT = [".opp-last", ".opponent .seat-label", ".pile-label"];
 const GAP = 6; // px kept clear around what a notice must not touch
 const MARGIN = 8; // px from the screen's edges
 const WIDE = 440; // px: the widest a notice gets
