@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import copy
 import json
 import random
 import shutil
@@ -12,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from gin import ai
-from gin.ai import search
+from gin.ai import policy, search
 from gin.match import Match
 from test_ai import _check_legal, _hidden_shuffle, _positions
 
@@ -25,17 +27,48 @@ def positions():
     return _positions(30, every=2, tag="search")
 
 
+@contextlib.contextmanager
+def hard_once_per_view():
+    """Within it, the search's call of hard's decision (``search.decide_hard``) answers the
+    view it answered last from memory, and the search's hand evaluator for that view starts
+    with the values the last one computed: the budgets of one position ask hard the same
+    question, and value the same hands, for the same view (hard is a function of the view
+    alone: test_ai asks it again with the hidden cards shuffled and the seed changed).
+    The search still builds its own knowledge, candidates and samples and plays out; the
+    fairness test below asks again without this and must get the same answers."""
+    last: dict[str, tuple] = {}
+    real = search.decide_hard
+
+    def decide_hard(view, **kwargs):
+        ev = kwargs.get("ev")
+        if set(kwargs) != {"k", "ev"} or not isinstance(getattr(ev, "cache", None), dict):
+            return real(view, **kwargs)
+        key = json.dumps(view, sort_keys=True)
+        if key not in last:
+            last.clear()
+            last[key] = (real(view, **kwargs), ev.cache)
+        else:
+            ev.cache = last[key][1]  # the hands' values for this view, as computed before
+        return copy.deepcopy(last[key][0])
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(search, "decide_hard", decide_hard)
+        yield
+
+
 @pytest.fixture(scope="module")
 def decisions(positions):
     """Every position's decision at every budget, and the playouts each ran."""
     out = []
-    for save, seat in positions:
-        view = Match.from_save(save).view(seat)
-        row = {}
-        for b in BUDGETS:
-            action = ai.choose(view, f"search:budget={b}")
-            row[b] = (action, search.last_playouts())
-        out.append((save, seat, row))
+    with hard_once_per_view():
+        for save, seat in positions:
+            view = Match.from_save(save).view(seat)
+            row = {}
+            for b in BUDGETS:
+                action = ai.choose(view, f"search:budget={b}")
+                row[b] = (action, search.last_playouts())
+            out.append((save, seat, row))
+    assert search.decide_hard is policy.decide_hard  # the memory is gone for the tests
     return out
 
 
@@ -103,7 +136,7 @@ def test_search_settings_by_name():
 SAME_CODE = """
 import json
 from gin import ai
-from gin.ai import search
+from gin.ai import policy, search
 from gin.match import Match
 out = []
 for n in range(2):
