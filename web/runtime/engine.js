@@ -90,8 +90,11 @@ function startWorker(engine, { workerUrl, role, fresh }) {
   }
   // A role goes in the worker's name, not in its URL: the service worker
   // caches worker.js by URL, so a query string would miss it offline.
+  // worker.js sits beside the page (index.html), and a relative URL is the
+  // page's: this module's own URL would not say where (the build serves it
+  // inside app.js, tools/dist.py BUNDLED).
   const options = role ? { type: "module", name: role } : { type: "module" };
-  engine.worker = new Worker(workerUrl || new URL("../worker.js", import.meta.url), options);
+  engine.worker = new Worker(workerUrl || "./worker.js", options);
   engine.startedAt = performance.now();
   return [];
 }
