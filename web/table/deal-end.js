@@ -8,10 +8,12 @@
 //              (the cards under the panel-to-be are not dealt by motion:
 //              the next deal flies from the stock once "Siguiente" closes it);
 //   "building" the panel built and laid out, hidden (its overlay carries
-//              data-building: visibility hidden, style.css), the table inert;
+//              data-building: visibility hidden, style.css);
 //   shown      (null) the panel shown as it was laid out (no render: the
-//              mark taken off), its showdown started (positions read from a
-//              page already laid out, before that write), its focus given.
+//              mark taken off, the table made inert: a restyle of the whole
+//              table, kept out of the frame that lays the panel out), its
+//              showdown started (positions read from a page already laid
+//              out, before those writes), its focus given.
 // With no animation (speed instant, reduced motion, the page's boot) the
 // panel is shown at once. done() settles once the panel is shown
 // (ginApp.idle waits for it). Once per page, at the first idle moment after

@@ -504,7 +504,8 @@ export function renderPage(root, view, ui) {
   if (view) {
     const modal = Boolean(ui.panel) || ui.menuOpen;
     const page = el("div", { class: "page", dataset: { key: "page" } }, topBar(view, ui), table(view, ui));
-    if (modal) page.setAttribute("inert", "");
+    // The page goes inert as the panel shows (a panel laid out hidden: at revealPanel).
+    if (modal && !ui.building) page.setAttribute("inert", "");
     const shown = overlay(view, ui);
     // The deal result panel laid out one frame before it shows (table/deal-end.js).
     if (shown && ui.building) shown.setAttribute("data-building", "");
@@ -535,6 +536,8 @@ export function revealPanel(root, ui) {
   const overlay = root.querySelector(".overlay[data-building]");
   if (!overlay) return false;
   overlay.removeAttribute("data-building");
+  const page = root.querySelector(":scope > .page");
+  if (page) page.setAttribute("inert", ""); // as renderPage makes it under a panel
   const target = ui.focus ? overlay.querySelector(`[data-key="${CSS.escape(ui.focus)}"]`) : null;
   if (target) target.focus({ preventScroll: true });
   return true;
