@@ -348,8 +348,10 @@ def to_draw(visit) -> dict:
         elif view["phase"].startswith("upcard"):
             visit.press("pass", "btn.pass")
         else:
-            card = next(a["card"] for a in view["legal"] if a["type"] == "discard")
-            engine.tap(f'.hand [data-card="{card}"]')
+            # The card selected already (a tap on it again would throw it), else the first one.
+            card = visit.ui()["selected"] or next(a["card"] for a in view["legal"] if a["type"] == "discard")
+            if visit.ui()["selected"] != card:
+                engine.tap(f'.hand [data-card="{card}"]')
             visit.press("discardSelected", "btn.discard")
         view = visit.idle()
     raise AssertionError(f"never the player's draw: {view['phase']}")
