@@ -7,8 +7,10 @@ import { createStorage } from "./data/storage.js";
 import { seedFromHash } from "./model/seed.js";
 import { linkRules } from "./model/challenge.js";
 import { pickLanguage, translator } from "./text/i18n.js";
-import { renderPage } from "./table/render.js";
+import { renderPage, revealPanel } from "./table/render.js";
+import { dealResultSample } from "./table/panels.js";
 import { createMotion } from "./table/motion.js";
+import { createDealEnd } from "./table/deal-end.js";
 import { createFeedback } from "./table/feedback.js";
 import { bindInput } from "./table/input.js";
 import { bindDrag } from "./table/drag.js";
@@ -152,41 +154,21 @@ function renderBusy() {
   if (table && state.view) table.setAttribute("aria-busy", String(state.busy && state.view.to_act === 1));
 }
 
-// The deal's end (issue 33): the deal result panel is built in a task of its
-// own, one frame after the render that shows the move that ended the deal,
-// and its showdown animation starts then; a phone paid both in one long
-// frame. Only when it animates (instant and reduced motion build it at once).
-const dealEnd = {
-  held: null, // "seed:deal:opened" of the result whose panel waits for its task
-  built: null, // the same of the last result panel built
-  done: Promise.resolve(), // settles once the held panel is built (ginApp.idle)
-};
+// The deal's end (issue 33): the deal result panel over three frames (table/deal-end.js).
+const dealEnd = createDealEnd(root, {
+  render: () => render(),
+  reveal: revealDealResult,
+  sample: () => state.view && dealResultSample(state.view, { ...state.ui, t: state.t, lang: state.lang }),
+});
 
-// True while the panel of a result just shown waits for its own task.
-function holdDealResult(speed) {
-  const { ui, view } = state;
-  if (ui.panel !== "deal" || !ui.result || !view) return false;
-  const key = `${view.seed}:${ui.result.number}:${ui.opened || 0}`;
-  const animated = speed > 0 && state.boot.stage === "ready" && !matchMedia("(prefers-reduced-motion: reduce)").matches;
-  if (key === dealEnd.built || !animated) {
-    dealEnd.built = key;
-    return false;
-  }
-  if (dealEnd.held === key) return true;
-  dealEnd.held = key;
-  dealEnd.done = new Promise((resolve) => {
-    requestAnimationFrame(() =>
-      setTimeout(() => {
-        if (dealEnd.held === key) {
-          dealEnd.held = null;
-          dealEnd.built = key;
-          render();
-        }
-        resolve();
-      }, 0),
-    );
-  });
-  return true;
+// The deal result panel laid out hidden is shown: its showdown reads the
+// positions first (the page is laid out), then the mark comes off.
+function revealDealResult() {
+  if (state.ui.panel !== "deal") return render();
+  const speed = ANIM_MS[state.settings.speed] ?? ANIM_MS.normal;
+  motion.animate(state.view, state.ui, state.boot.stage === "ready" ? speed : 0);
+  if (!revealPanel(root, state.ui)) return render();
+  state.ui.focus = null;
 }
 
 // The one render funnel: the page from the current view and UI state, the
@@ -215,8 +197,10 @@ function render(mode = "full") {
   root.dataset.toAct = state.view && state.view.to_act !== null ? String(state.view.to_act) : "";
   root.style.setProperty("--anim", `${speed}ms`);
   const message = state.ui.message && { ...state.ui.message, text: state.ui.message.text(state.t) };
-  const held = holdDealResult(speed);
-  const shownUi = held ? { ...state.ui, panel: null, focus: null } : state.ui;
+  const animated = speed > 0 && state.boot.stage === "ready" && !matchMedia("(prefers-reduced-motion: reduce)").matches;
+  const stage = dealEnd.stageOf(state, animated);
+  const shownUi =
+    stage === "held" ? { ...state.ui, panel: null, focus: null } : stage === "building" ? { ...state.ui, focus: null, building: true } : state.ui;
   renderPage(root, state.view, {
     ...shownUi,
     message,
@@ -228,11 +212,11 @@ function render(mode = "full") {
     settings: state.settings,
     canSave: storage.writable,
   });
-  motion.animate(state.view, shownUi, state.boot.stage === "ready" ? speed : 0);
+  if (!stage) motion.animate(state.view, shownUi, state.boot.stage === "ready" ? speed : 0);
   notices.shown(placeNotices(root));
   if (state.boot.stage === "ready") feedback.shown(state.view, state.ui);
-  // Focus requests play once, on the render right after (a held panel's, when it is built).
-  if (!held) state.ui.focus = null;
+  // Focus requests play once, on the render right after (a deal result panel's, when it is shown).
+  if (!stage) state.ui.focus = null;
   controller.keepUi();
   shown = shownFrom();
   tutorial.tick();
@@ -326,7 +310,7 @@ window.ginApp = {
       .idle()
       .then(coachIdle)
       .then(() => motion.landed())
-      .then(() => dealEnd.done)
+      .then(() => dealEnd.done())
       .then(() => (state.busy ? new Promise((r) => setTimeout(r, 20)).then(() => window.ginApp.idle()) : undefined)),
 };
 

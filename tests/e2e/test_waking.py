@@ -337,3 +337,56 @@ def test_the_deal_result_panel_is_built_after_the_frame_that_ends_the_deal(ctx, 
     assert panel.get_by_role("button", name="Siguiente").is_visible()
     tab.evaluate("window.ginApp.idle()")
     assert tab.evaluate("document.activeElement.dataset.intent") == "next"  # the focus the panel asked for
+
+
+# Before the page's scripts: the frame of the first render with the deal result in the state, the
+# frame the result panel is put in the page (and whether it is hidden then), and the frame it
+# shows, with what that change did inside the panel (a node added or removed is a build) and how
+# many of its cards were in flight by then (the showdown).
+PANEL_STAGES_PROBE = r"""(() => {
+  const p = window.__stages = { frame: 0, stateFrame: null, inserted: null, insertedHidden: null, shown: null, builtWhenShown: null, flyingWhenShown: null };
+  const tick = () => { p.frame++; requestAnimationFrame(tick); };
+  requestAnimationFrame(tick);
+  new MutationObserver((records) => {
+    const app = window.ginApp;
+    if (app && app.ui.panel === 'deal' && p.stateFrame === null) p.stateFrame = p.frame;
+    const overlay = document.querySelector('.overlay[data-key="panel:deal"]');
+    if (!overlay || p.shown !== null) return;
+    if (p.inserted === null) {
+      p.inserted = p.frame;
+      p.insertedHidden = getComputedStyle(overlay).visibility === 'hidden';
+    }
+    if (!overlay.hasAttribute('data-building')) {
+      p.shown = p.frame;
+      p.builtWhenShown = records.some(r => r.type === 'childList' && overlay.contains(r.target) && (r.addedNodes.length || r.removedNodes.length));
+      p.flyingWhenShown = overlay.querySelectorAll('[data-flying]').length;
+    }
+  }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-building'] });
+})();"""
+
+
+def test_the_deal_result_panel_is_laid_out_hidden_before_it_shows_and_the_next_deal_is_dealt_after(ctx, tab, open_app, before_computer_ends_deal):
+    # A phone at a quarter of its CPU paid the panel's build, its layout and the showdown in one
+    # frame: the panel is put in the page hidden (laid out in that frame), then shown in a later
+    # frame as it is (nothing built then), its showdown starting as it shows.
+    from test_table_more import MATCH_KEY, put_in_storage
+
+    save = before_computer_ends_deal
+    put_in_storage(ctx, {MATCH_KEY: save})
+    ctx.add_init_script(PANEL_STAGES_PROBE)
+    tab.emulate_media(reduced_motion="no-preference")
+    open_app(tab, hash=f"#seed={save['seed']}", settings={"speed": "fast", "level": "easy"})
+    panel = tab.locator(".panel.deal")
+    panel.wait_for(timeout=30_000)
+    tab.evaluate("window.ginApp.idle()")
+    p = tab.evaluate("window.__stages")
+    assert p["stateFrame"] is not None and p["inserted"] > p["stateFrame"], p
+    assert p["insertedHidden"] is True and p["shown"] > p["inserted"], p
+    assert p["builtWhenShown"] is False and p["flyingWhenShown"] > 0, p
+    assert tab.evaluate("document.activeElement.dataset.intent") == "next"
+    # The next deal was not dealt under the panel: it flies from the stock once the panel closes.
+    tab.wait_for_function("() => !document.querySelector('[data-flying]')")
+    panel.get_by_role("button", name="Siguiente").click()
+    dealt = tab.evaluate("() => [document.querySelectorAll('.table .hand [data-flying]').length, document.getElementById('app').hasAttribute('data-dealing')]")
+    assert dealt == [10, True], dealt
+

@@ -31,6 +31,9 @@ export const KEYS = Object.freeze({
 // In sessionStorage (a quota of its own, and it survives a reload of the
 // tab): {seed, saved, reached} when the match could not be saved.
 export const LOST_KEY = "gin.lost.v1";
+// In sessionStorage, written only by a test: the engine of the next page
+// load waits for window.ginReleaseEngine() (play/controller.js, heldByTest).
+export const HOLD_ENGINE_KEY = "gin.test.holdEngine";
 
 // Not storage but a Web Lock's name, + the match's seed: the tab that holds
 // it plays that match (tabs.js).

@@ -19,6 +19,7 @@ import { askDuplicate } from "./luck.js";
 import { followMatch } from "./daily.js";
 import { dayOfSeed } from "../model/daily.js";
 import { createTabs } from "../data/tabs.js";
+import { HOLD_ENGINE_KEY } from "../data/keys.js";
 import { keepDuplicate } from "../data/duplicates.js";
 import { openElsewhereSheet, openLinkSheet } from "../screens/questions.js";
 
@@ -685,7 +686,8 @@ async function start(ctrl) {
   // starts once that table is on screen (on a slow phone the page and the
   // worker share one core, and the worker's start delayed the hand by
   // seconds). Otherwise it starts now (boot.js's, if it started one).
-  ctrl.engine = state.ui.waking && !globalThis.ginEarlyWorker ? engineAfter(ctrl.painted(), make) : make();
+  ctrl.engine =
+    state.ui.waking && !globalThis.ginEarlyWorker ? engineAfter(Promise.all([ctrl.painted(), heldByTest()]), make) : make();
   try {
     // The opening is first in the queue from the start, so a move asked
     // while waking (moveTask) is played after it, on the engine's view.
@@ -752,6 +754,29 @@ function engineAfter(first, make) {
       if (engine) engine.terminate();
     },
   };
+}
+
+// A test hook, for the browsers whose drivers cannot hold a request back
+// (tests/e2e/test_engines.py: Firefox over WebDriver BiDi, WebKit over
+// WebDriver): when the tab's sessionStorage holds HOLD_ENGINE_KEY as the page
+// opens, a saved table's engine worker starts only once the test calls
+// window.ginReleaseEngine() — the engine of a very slow phone. One page
+// load only (the key is taken out at once); nothing else reads it.
+function heldByTest() {
+  let held = null;
+  try {
+    held = sessionStorage.getItem(HOLD_ENGINE_KEY);
+    if (held !== null) sessionStorage.removeItem(HOLD_ENGINE_KEY);
+  } catch {
+    return null; // no storage: nothing held
+  }
+  if (held === null) return null;
+  return new Promise((resolve) => {
+    window.ginReleaseEngine = () => {
+      delete window.ginReleaseEngine;
+      resolve();
+    };
+  });
 }
 
 // After the first boot, so precaching never competes with it.

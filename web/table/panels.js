@@ -206,6 +206,31 @@ export function dealResultPanel(view, ui) {
   );
 }
 
+// A deal result of every kind of part (melds, a layoff, deadwood, the
+// operation), for dealResultSample().
+const SAMPLE_RESULT = {
+  number: 1,
+  kind: "knock",
+  winner: 1,
+  knocker: 1,
+  points: 7,
+  multiplier: 1,
+  scores: [0, 7],
+  hands: [
+    { melds: [], deadwood: ["TC", "KH"], points: 20 },
+    { melds: [["2S", "3S", "4S"]], deadwood: ["AD"], points: 1 },
+  ],
+  layoffs: [{ card: "5S", meld: 0 }],
+};
+
+// The deal result panel of a made-up deal, to be laid out once, hidden, at
+// a quiet moment (table/deal-end.js): the first panel a page lays out pays
+// for its fonts (the operation's monospace stack) and styles, a phone's
+// whole frame at the deal's end.
+export function dealResultSample(view, ui) {
+  return dealResultPanel(view, { ...ui, result: SAMPLE_RESULT, duplicate: null, coachSummary: null });
+}
+
 // --- match result ---------------------------------------------------------------
 
 export function matchResultPanel(view, ui) {

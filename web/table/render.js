@@ -504,8 +504,12 @@ export function renderPage(root, view, ui) {
   if (view) {
     const modal = Boolean(ui.panel) || ui.menuOpen;
     const page = el("div", { class: "page", dataset: { key: "page" } }, topBar(view, ui), table(view, ui));
-    if (modal) page.setAttribute("inert", "");
-    children.push(page, overlay(view, ui), menuPanel(view, ui));
+    // The page goes inert as the panel shows (a panel laid out hidden: at revealPanel).
+    if (modal && !ui.building) page.setAttribute("inert", "");
+    const shown = overlay(view, ui);
+    // The deal result panel laid out one frame before it shows (table/deal-end.js).
+    if (shown && ui.building) shown.setAttribute("data-building", "");
+    children.push(page, shown, menuPanel(view, ui));
   } else {
     children.push(bootPanel(ui));
   }
@@ -523,4 +527,18 @@ export function renderPage(root, view, ui) {
     target = cards[Math.min(activeIndex, cards.length - 1)] || null;
   }
   if (target && target !== document.activeElement && !target.closest("[inert]")) target.focus({ preventScroll: true });
+}
+
+// The deal result panel laid out hidden one frame before (ui.building,
+// table/deal-end.js) is shown as it is: no page built again, only the mark
+// taken off and the focus it asks for given.
+export function revealPanel(root, ui) {
+  const overlay = root.querySelector(".overlay[data-building]");
+  if (!overlay) return false;
+  overlay.removeAttribute("data-building");
+  const page = root.querySelector(":scope > .page");
+  if (page) page.setAttribute("inert", ""); // as renderPage makes it under a panel
+  const target = ui.focus ? overlay.querySelector(`[data-key="${CSS.escape(ui.focus)}"]`) : null;
+  if (target) target.focus({ preventScroll: true });
+  return true;
 }
