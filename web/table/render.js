@@ -409,12 +409,17 @@ function actionBar(view, ui) {
 }
 
 function table(view, ui) {
+  // The bar over the table (the guided deal's, or an offer at the start): a
+  // place of its own in the table's grid (style.css "a bar over the table"),
+  // so the layout makes room for it instead of pushing the hand down.
+  const bar = tutorialBar(view, ui) || dailyBar(view, ui);
   return el(
     "main",
-    { class: "table", "aria-busy": String(ui.busy && view.to_act === 1) },
+    { class: bar ? "table with-bar" : "table", "aria-busy": String(ui.busy && view.to_act === 1) },
     soundButton(ui.t, ui.settings),
     opponentArea(view, ui),
-    el("div", { class: "centre" }, tutorialBar(view, ui), dailyBar(view, ui), piles(view, ui), messageArea(view, ui), coachNote(view, ui)),
+    bar,
+    el("div", { class: "centre" }, piles(view, ui), messageArea(view, ui), coachNote(view, ui)),
     handArea(view, ui),
     actionBar(view, ui),
   );
