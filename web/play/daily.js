@@ -133,7 +133,6 @@ function declineOffer(ctx) {
   const { state, controller } = ctx;
   state.ui.dailyOffer = null;
   if (state.ui.daily) declineDay(controller.storage, state.ui.daily.today);
-  state.ui.focus = "menu";
   ctx.render();
 }
 
