@@ -615,6 +615,19 @@ def test_the_days_offer_is_a_dialog_that_takes_the_focus_covers_no_control_and_g
         close(context, page)
 
 
+def test_the_days_offer_waits_for_another_visit_when_the_start_has_a_notice(browser, open_app):
+    # A setting that was not valid is reset and told: that notice needs the felt's room, the offer does not come.
+    context, page = new_page(browser, "Europe/Madrid", utc("2026-12-05T10:00:00"), size=PHONE)
+    try:
+        put_in_storage(context, {"gin.settings.v1": {**SETTINGS, "speed": "ligero"}})
+        open_app(page, settings=None)
+        settle(page)
+        assert page.evaluate("window.ginApp.notices") == ["settings.reset_one"]
+        assert page.get_by_role("dialog", name=OFFER).count() == 0
+    finally:
+        close(context, page)
+
+
 @pytest.mark.parametrize("moves", [0, 1])
 def test_the_days_offer_never_comes_over_a_match_the_player_has_begun(browser, open_app, challenge, moves):
     save = challenge["receiver"]
