@@ -528,22 +528,23 @@ export function renderPage(root, view, ui) {
     target = cards[Math.min(activeIndex, cards.length - 1)] || null;
   }
   if (target && target !== document.activeElement && !target.closest("[inert]")) target.focus({ preventScroll: true });
-  offerFocus(root, hadFocus);
+  offerFocus(root, hadFocus, ui.focus);
 }
 
 // The day's offer is a dialog: once it can be answered (no panel over it),
-// the focus moves into it; when it goes, the focus comes back to where it
-// was (else to Menú, where the day's match lives).
+// the focus moves into it, unless the app has just put it somewhere on
+// purpose (asked); when it goes, the focus comes back to where it was
+// (else to Menú, where the day's match lives).
 let offerOpen = false;
 let offerReturn = null;
-function offerFocus(root, hadFocus) {
+function offerFocus(root, hadFocus, asked) {
   const offer = root.querySelector('[data-key="daily-offer"]');
   const usable = Boolean(offer) && !offer.closest("[inert]");
   if (usable && !offerOpen) {
     offerOpen = true;
     offerReturn = hadFocus && !hadFocus.startsWith("daily-") ? hadFocus : null;
     const play = offer.querySelector('[data-key="daily-play"]');
-    if (play) play.focus({ preventScroll: true });
+    if (play && !asked) play.focus({ preventScroll: true });
   } else if (!offer && offerOpen) {
     offerOpen = false;
     const active = document.activeElement;
