@@ -29,6 +29,9 @@ import gin.ai  # noqa: E402
 from gin.rules import Rules  # noqa: E402
 
 PHONE = (390, 844)
+OFFER = "¿Jugar la partida de hoy?"  # the start's offer of the day's match: a dialog
+# The player's controls and cards: what the offer must never cover.
+CONTROLS = ".topbar .btn, .pile, .hand .hand-card, .actions .btn, .opp-cards, .hand-info > *, .messages > *"
 MATCH_KEY = "gin.match.v1"
 DAILY_KEY = "gin.daily.v1"
 CHALLENGES_KEY = "gin.challenges.v2"  # {version: 2, challenges}
@@ -553,7 +556,7 @@ def test_the_start_offers_the_days_match_once_a_day_and_never_over_a_match_begun
         # A finished match on the table: today's match is offered over it.
         put_in_storage(context, {MATCH_KEY: challenge["sender"]})
         open_app(page, settings=SETTINGS)
-        bar = page.get_by_role("region", name="Partida del día")
+        bar = page.get_by_role("dialog", name=OFFER)
         bar.wait_for()
         assert bar.locator("p").text_content() == "Partida del día: hoy, las mismas cartas para todos, contra Difícil."
         button(page, "Ver la mesa").click()
@@ -565,15 +568,62 @@ def test_the_start_offers_the_days_match_once_a_day_and_never_over_a_match_begun
         assert stored(page, DAILY_KEY)["declined"] == "2026-12-03"
         open_app(page, reload=True)
         settle(page)
-        assert page.get_by_role("region", name="Partida del día").count() == 0
+        assert page.get_by_role("dialog", name=OFFER).count() == 0
         # The next day it is offered again, and "Jugarla" opens it (the match over needs no question).
         page.clock.set_fixed_time(utc("2026-12-04T09:00:00"))
         open_app(page, reload=True)
-        page.get_by_role("region", name="Partida del día").wait_for()
+        page.get_by_role("dialog", name=OFFER).wait_for()
         button(page, "Ver la mesa").click()
         button(page, "Jugarla").click()
         page.wait_for_function("() => window.ginApp.view && window.ginApp.view.seed === 'DIA-2026-12-04'")
-        assert page.get_by_role("region", name="Partida del día").count() == 0
+        assert page.get_by_role("dialog", name=OFFER).count() == 0
+    finally:
+        close(context, page)
+
+
+def test_the_days_offer_is_a_dialog_that_takes_the_focus_covers_no_control_and_goes_with_escape(browser, open_app):
+    context, page = new_page(browser, "Europe/Madrid", utc("2026-12-03T18:00:00"), size=PHONE)
+    try:
+        open_app(page, settings=SETTINGS)  # a new match, not begun: the offer comes over it
+        offer = page.get_by_role("dialog", name=OFFER)
+        offer.wait_for()
+        settle(page)
+        assert offer.get_attribute("aria-modal") is None  # the table stays playable beside it
+        assert page.evaluate("document.activeElement.closest('[role=dialog]')?.dataset.key") == "daily-offer"
+        assert page.evaluate("document.activeElement.textContent") == "Jugarla"
+        for size in (PHONE, (844, 390), DESKTOP):
+            page.set_viewport_size({"width": size[0], "height": size[1]})
+            shoot(page, "daily-offer-dialog", size)
+            tall = page.evaluate("document.documentElement.scrollHeight")
+            assert tall <= size[1], f"{size}: the page is {tall} px tall"
+            hits = page.evaluate(
+                """sel => {
+                    const b = document.querySelector('[data-key=daily-offer]').getBoundingClientRect();
+                    return [...document.querySelectorAll(sel)].filter(e => e.getClientRects().length).filter(e => {
+                        const r = e.getBoundingClientRect();
+                        return r.left < b.right && b.left < r.right && r.top < b.bottom && b.top < r.bottom;
+                    }).map(e => e.dataset.key || e.dataset.card || e.className);
+                }""",
+                CONTROLS,
+            )
+            assert not hits, f"{size}: the offer covers {hits}"
+        page.keyboard.press("Escape")  # "Ahora no"
+        assert offer.count() == 0
+        assert stored(page, DAILY_KEY)["declined"] == "2026-12-03"
+        page.wait_for_function("() => document.activeElement && document.activeElement.dataset.key === 'menu'")
+    finally:
+        close(context, page)
+
+
+def test_the_days_offer_waits_for_another_visit_when_the_start_has_a_notice(browser, open_app):
+    # A setting that was not valid is reset and told: that notice needs the felt's room, the offer does not come.
+    context, page = new_page(browser, "Europe/Madrid", utc("2026-12-05T10:00:00"), size=PHONE)
+    try:
+        put_in_storage(context, {"gin.settings.v1": {**SETTINGS, "speed": "ligero"}})
+        open_app(page, settings=None)
+        settle(page)
+        assert page.evaluate("window.ginApp.notices") == ["settings.reset_one"]
+        assert page.get_by_role("dialog", name=OFFER).count() == 0
     finally:
         close(context, page)
 
@@ -591,7 +641,7 @@ def test_the_days_offer_never_comes_over_a_match_the_player_has_begun(browser, o
         put_in_storage(context, {MATCH_KEY: cut(save, n)})
         open_app(page, settings=SETTINGS)
         settle(page)
-        assert page.get_by_role("region", name="Partida del día").count() == (0 if moves else 1)
+        assert page.get_by_role("dialog", name=OFFER).count() == (0 if moves else 1)
     finally:
         close(context, page)
 

@@ -77,10 +77,14 @@ export function receiveLink(storage, hash) {
 
 // The start's offer: on a visit that opens on a match the player has not
 // begun yet (or one over), when today's is neither finished nor under way and was not turned
-// down today; never over the guided deal's offer nor a challenge's link.
+// down today; never over the guided deal's offer nor a challenge's link,
+// nor beside a notice of the start (a setting reset, a saved match set
+// aside: what became of the player's things is told first, and the offer,
+// which takes the felt's room on a phone, waits for another visit).
 export function offerAtStart(state, storage, hash) {
   const d = state.ui.daily;
   if (!d || !state.view || !state.save || state.ui.tutorialOffer || state.ui.tutorial || challengeFromHash(hash)) return;
+  if (state.notices && state.notices.length) return;
   if (d.done || d.open || readDaily(storage).declined === d.today) return;
   const view = state.view;
   const fresh = view.over || (view.deal_number === 1 && !(view.events || []).some((e) => e.seat === 0));
@@ -133,7 +137,6 @@ function declineOffer(ctx) {
   const { state, controller } = ctx;
   state.ui.dailyOffer = null;
   if (state.ui.daily) declineDay(controller.storage, state.ui.daily.today);
-  state.ui.focus = "menu";
   ctx.render();
 }
 

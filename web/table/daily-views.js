@@ -14,14 +14,22 @@ const SHOWN = 3;
 export function dailyBar(view, ui) {
   const { t } = ui;
   if (!ui.dailyOffer || ui.dailyOffer !== view.seed || ui.tutorial || ui.tutorialOffer) return null;
+  // A question, so a dialog (not modal: the table stays playable beside it):
+  // render.js moves the focus into it and back, input.js closes it with Escape.
   return el(
-    "aside",
-    { class: "tutorial-bar daily-bar", role: "region", "aria-label": t("daily.title"), dataset: { key: "daily-offer" } },
-    el("p", { text: t("daily.offer") }),
+    "section",
+    {
+      class: "tutorial-bar daily-bar",
+      role: "dialog",
+      "aria-label": t("daily.offer_title"),
+      "aria-describedby": "daily-offer-text",
+      dataset: { key: "daily-offer" },
+    },
+    el("p", { id: "daily-offer-text", text: t("daily.offer") }),
     el(
       "div",
       { class: "coach-buttons" },
-      intentButton(t("daily.offer_play"), "playToday", { class: "btn primary" }),
+      intentButton(t("daily.offer_play"), "playToday", { class: "btn primary", key: "daily-play" }),
       intentButton(t("tutorial.no"), "dailyNo", { class: "btn ghost", key: "daily-no" }),
     ),
   );

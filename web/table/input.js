@@ -180,7 +180,10 @@ function keyDown(input, event) {
     return;
   }
   if (event.key === "Escape") {
-    if (intents.escape) intents.escape({});
+    // In the day's offer (a dialog over the table): "Ahora no".
+    const offer = event.target && event.target.closest ? event.target.closest('[data-key="daily-offer"]') : null;
+    if (offer && intents.dailyNo) intents.dailyNo({});
+    else if (intents.escape) intents.escape({});
     event.preventDefault();
     return;
   }

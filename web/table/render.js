@@ -409,12 +409,17 @@ function actionBar(view, ui) {
 }
 
 function table(view, ui) {
+  // The bar over the table (the guided deal's, or an offer at the start): a
+  // place of its own in the table's grid (style.css "a bar over the table"),
+  // so the layout makes room for it instead of pushing the hand down.
+  const bar = tutorialBar(view, ui) || dailyBar(view, ui);
   return el(
     "main",
-    { class: "table", "aria-busy": String(ui.busy && view.to_act === 1) },
+    { class: bar ? "table with-bar" : "table", "aria-busy": String(ui.busy && view.to_act === 1) },
     soundButton(ui.t, ui.settings),
     opponentArea(view, ui),
-    el("div", { class: "centre" }, tutorialBar(view, ui), dailyBar(view, ui), piles(view, ui), messageArea(view, ui), coachNote(view, ui)),
+    bar,
+    el("div", { class: "centre" }, piles(view, ui), messageArea(view, ui), coachNote(view, ui)),
     handArea(view, ui),
     actionBar(view, ui),
   );
@@ -527,6 +532,31 @@ export function renderPage(root, view, ui) {
     target = cards[Math.min(activeIndex, cards.length - 1)] || null;
   }
   if (target && target !== document.activeElement && !target.closest("[inert]")) target.focus({ preventScroll: true });
+  offerFocus(root, hadFocus, ui.focus);
+}
+
+// The day's offer is a dialog: once it can be answered (no panel over it),
+// the focus moves into it, unless the app has just put it somewhere on
+// purpose (asked); when it goes, the focus comes back to where it was
+// (else to Menú, where the day's match lives).
+let offerOpen = false;
+let offerReturn = null;
+function offerFocus(root, hadFocus, asked) {
+  const offer = root.querySelector('[data-key="daily-offer"]');
+  const usable = Boolean(offer) && !offer.closest("[inert]");
+  if (usable && !offerOpen) {
+    offerOpen = true;
+    offerReturn = hadFocus && !hadFocus.startsWith("daily-") ? hadFocus : null;
+    const play = offer.querySelector('[data-key="daily-play"]');
+    if (play && !asked) play.focus({ preventScroll: true });
+  } else if (!offer && offerOpen) {
+    offerOpen = false;
+    const active = document.activeElement;
+    if (!active || active === document.body) {
+      const back = (offerReturn && root.querySelector(`[data-key="${CSS.escape(offerReturn)}"]`)) || root.querySelector('[data-key="menu"]');
+      if (back && !back.closest("[inert]")) back.focus({ preventScroll: true });
+    }
+  }
 }
 
 // The deal result panel laid out hidden one frame before (ui.building,

@@ -45,8 +45,9 @@ export function tutorialBar(view, ui) {
   return el(
     "aside",
     { class: "tutorial-bar", role: "region", "aria-label": t("tutorial.title"), dataset: { key: "tutorial-bar", step: tut.step, kind: tut.kind || "" } },
-    el("p", {}, el("strong", { text: tut.step ? `${t("tutorial.title")} · ${t("tutorial.step", { n: tut.step })}: ` : `${t("tutorial.title")}: ` }), el("span", { class: "tutorial-text", role: "status", text })),
+    // The button first: it floats at the top right, the text around it (style.css).
     el("div", { class: "coach-buttons" }, intentButton(t("tutorial.skip"), "tutorialSkip", { class: "btn ghost" })),
+    el("p", {}, el("strong", { text: tut.step ? `${t("tutorial.title")} · ${t("tutorial.step", { n: tut.step })}: ` : `${t("tutorial.title")}: ` }), el("span", { class: "tutorial-text", role: "status", text })),
   );
 }
 
