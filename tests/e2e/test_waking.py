@@ -320,16 +320,22 @@ DEAL_END_PROBE = r"""(() => {
 })();"""
 
 
-def test_the_deal_result_panel_is_built_after_the_frame_that_ends_the_deal(ctx, tab, open_app, before_computer_ends_deal):
+def open_at_the_deal_end(ctx, tab, open_app, save, probe):
+    """The match `save` opened at fast speed with motion, `probe` in the page before its scripts;
+    returns the deal result panel once the computer's move has ended the deal."""
     from test_table_more import MATCH_KEY, put_in_storage
 
-    save = before_computer_ends_deal
     put_in_storage(ctx, {MATCH_KEY: save})
-    ctx.add_init_script(DEAL_END_PROBE)
+    ctx.add_init_script(probe)
     tab.emulate_media(reduced_motion="no-preference")
     open_app(tab, hash=f"#seed={save['seed']}", settings={"speed": "fast", "level": "easy"})
     panel = tab.locator(".panel.deal")
     panel.wait_for(timeout=30_000)
+    return panel
+
+
+def test_the_deal_result_panel_is_built_after_the_frame_that_ends_the_deal(ctx, tab, open_app, before_computer_ends_deal):
+    panel = open_at_the_deal_end(ctx, tab, open_app, before_computer_ends_deal, DEAL_END_PROBE)
     probe = tab.evaluate("window.__dealEnd")
     # The render that ends the deal shows the table without the panel; the panel comes in a later frame.
     assert probe["stateFrame"] is not None and probe["panelWithState"] is False, probe
@@ -369,15 +375,7 @@ def test_the_deal_result_panel_is_laid_out_hidden_before_it_shows_and_the_next_d
     # A phone at a quarter of its CPU paid the panel's build, its layout and the showdown in one
     # frame: the panel is put in the page hidden (laid out in that frame), then shown in a later
     # frame as it is (nothing built then), its showdown starting as it shows.
-    from test_table_more import MATCH_KEY, put_in_storage
-
-    save = before_computer_ends_deal
-    put_in_storage(ctx, {MATCH_KEY: save})
-    ctx.add_init_script(PANEL_STAGES_PROBE)
-    tab.emulate_media(reduced_motion="no-preference")
-    open_app(tab, hash=f"#seed={save['seed']}", settings={"speed": "fast", "level": "easy"})
-    panel = tab.locator(".panel.deal")
-    panel.wait_for(timeout=30_000)
+    panel = open_at_the_deal_end(ctx, tab, open_app, before_computer_ends_deal, PANEL_STAGES_PROBE)
     tab.evaluate("window.ginApp.idle()")
     p = tab.evaluate("window.__stages")
     assert p["stateFrame"] is not None and p["inserted"] > p["stateFrame"], p
