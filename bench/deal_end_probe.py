@@ -66,7 +66,7 @@ def run_once(browser, url: str, save: dict, trace: str | None) -> list[str]:
     events = []
     if trace:
         cdp.on("Tracing.dataCollected", lambda e: events.extend(e["value"]))
-        cdp.send("Tracing.start", {"categories": "devtools.timeline,disabled-by-default-devtools.timeline,toplevel", "transferMode": "ReportEvents"})
+        cdp.send("Tracing.start", {"categories": "devtools.timeline,disabled-by-default-devtools.timeline,disabled-by-default-devtools.timeline.stack,toplevel", "transferMode": "ReportEvents"})
     page.goto(url + f"#seed={save['seed']}")
     page.wait_for_function("() => window.ginApp && window.ginApp.ui.panel === 'deal'", timeout=120_000, polling=50)
     page.wait_for_function("() => document.querySelector('.overlay[data-key=\"panel:deal\"]:not([data-building])') && !document.querySelector('[data-flying]')", timeout=60_000, polling=50)
@@ -120,8 +120,11 @@ def summarize(events: list[dict]) -> None:
             what = {k: data[k] for k in ("type", "functionName", "lineNumber", "dirtyObjects", "totalObjects") if k in data}
             if "elementCount" in a:
                 what["elementCount"] = a["elementCount"]
+            stack = data.get("stackTrace") or []
+            if stack:  # who forced it (a restyle or layout inside a script)
+                what["by"] = " < ".join(f"{f.get('functionName') or '?'}:{f.get('lineNumber')}" for f in stack[:4])
             if e.get("tdur", 0) >= 1000:
-                print(f"      {e.get('tdur', 0) / 1000:6.1f} ms CPU {e['name']} {json.dumps(what)[:120]}")
+                print(f"      {e.get('tdur', 0) / 1000:6.1f} ms CPU {e['name']} {json.dumps(what)[:240]}")
 
 
 def main() -> int:
