@@ -1,0 +1,148 @@
+"""The deal's end at x4, frame by frame (issue 33): a match saved just before the computer's
+move that ends its deal is opened at 390x844 (touch, normal speed, CPU x4 from the start, the
+engine's replies held back x4); every long animation frame (over 50 ms) from the end of the boot
+is listed with what ran in it: the computer's last moves, the deal result panel's frames, the
+tap on "Siguiente" (the page's first tap: the sound's unlock too) and the next deal.
+`python3 bench/deal_end_probe.py` once dist/ is built (BENCH_DIST: another build;
+BENCH_DEAL_END_RUNS: runs, default 1; BENCH_DEAL_END_TRACE=<path>: a DevTools trace of the last
+run written there, and its main thread's tasks of 10 ms of CPU or more listed with their parts:
+elements restyled, objects laid out, scripts)."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+from lib.webpage import CHROMIUM_ARGS, DIST, bench_chromium, serving
+from smooth import SMOOTH_PROBE
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests" / "e2e" / "saves"))
+RUNS = int(os.environ.get("BENCH_DEAL_END_RUNS", "1"))
+TRACE = os.environ.get("BENCH_DEAL_END_TRACE")  # a path: a DevTools trace of the last run
+
+
+def save_before_computer_ends_deal() -> dict:
+    import make_saves
+
+    for i in range(1, 200):
+        match = make_saves.new(f"DEAL-{i:04d}", "traditional")
+        before = None
+        while not match.results:
+            before = match.to_save() if match.to_act == 1 else None
+            make_saves.step(match, lambda v: make_saves.least_deadwood(v, knock=False))
+        if before and match.view(0)["history"][-1]["knocker"] == 1:
+            return before
+    raise LookupError("no deal ended by the computer")
+
+
+MARKS = r"""(() => {
+  const m = window.__marks = [];
+  let panel = null, building = null;
+  new MutationObserver(() => {
+    const app = window.ginApp;
+    const p = app && app.ui ? app.ui.panel : null;
+    if (p !== panel) { m.push([`state panel ${p}`, performance.now()]); panel = p; }
+    const o = document.querySelector('.overlay[data-key="panel:deal"]');
+    const b = o ? (o.hasAttribute('data-building') ? 'hidden' : 'shown') : 'none';
+    if (b !== building) { m.push([`deal panel ${b}`, performance.now()]); building = b; }
+  }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-building'] });
+})();"""
+
+
+def run_once(browser, url: str, save: dict, trace: str | None) -> list[str]:
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True, locale="es-ES")
+    items = {"gin.match.v1": json.dumps(save), "gin.settings.v1": json.dumps({"speed": "normal", "level": "easy", "sort": "melds"})}
+    ctx.add_init_script("try { if (!sessionStorage.getItem('seeded')) { sessionStorage.setItem('seeded', '1'); "
+                        f"for (const [k, v] of Object.entries({json.dumps(items)})) localStorage.setItem(k, v); }} }} catch (e) {{}}")
+    ctx.add_init_script(SMOOTH_PROBE)
+    ctx.add_init_script("window.__slowEngine = 4;" + MARKS)
+    page = ctx.new_page()
+    page.emulate_media(reduced_motion="no-preference")
+    cdp = ctx.new_cdp_session(page)
+    cdp.send("Emulation.setCPUThrottlingRate", {"rate": 4})
+    events = []
+    if trace:
+        cdp.on("Tracing.dataCollected", lambda e: events.extend(e["value"]))
+        cdp.send("Tracing.start", {"categories": "devtools.timeline,disabled-by-default-devtools.timeline,disabled-by-default-devtools.timeline.stack,toplevel", "transferMode": "ReportEvents"})
+    page.goto(url + f"#seed={save['seed']}")
+    page.wait_for_function("() => window.ginApp && window.ginApp.ui.panel === 'deal'", timeout=120_000, polling=50)
+    page.wait_for_function("() => document.querySelector('.overlay[data-key=\"panel:deal\"]:not([data-building])') && !document.querySelector('[data-flying]')", timeout=60_000, polling=50)
+    page.evaluate("window.ginApp.idle()")
+    box = page.locator('.panel.deal [data-intent="next"]').bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y, "id": 1}]})
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    page.wait_for_function("() => !window.ginApp.ui.panel && window.ginApp.view.deal_number > 1", timeout=60_000, polling=50)
+    page.evaluate("window.ginApp.idle()")
+    page.wait_for_timeout(300)
+    if trace:
+        done = []
+        cdp.on("Tracing.tracingComplete", lambda e: done.append(1))
+        cdp.send("Tracing.end")
+        while not done:
+            page.wait_for_timeout(100)
+        Path(trace).write_text(json.dumps({"traceEvents": events}))
+        summarize(events)
+    probe = page.evaluate("window.__smooth")
+    marks = page.evaluate("window.__marks")
+    ctx.close()
+    rows = [(t, f"mark: {name}") for name, t in marks]
+    rows += [(t, "mark: tap") for t in probe["inputs"]]
+    start = next((t for name, t in marks if name == "state panel deal"), 0) - 3000
+    for f in probe["loaf"]:
+        if f["start"] < start:
+            continue
+        scripts = ", ".join(f"{x['what']} {x['ms']} (forced {x['forced']})" for x in f["scripts"][:4]) or "no script"
+        rows.append((f["start"], f"LoAF {f['duration']:.0f} ms (blocking {f['blocking']:.0f}; style+layout {f['style']:.0f}, rendering {f['render']:.0f}; {scripts})"))
+    return [f"{t:9.0f}  {text}" for t, text in sorted(rows) if t >= start]
+
+
+def summarize(events: list[dict]) -> None:
+    """The renderer main thread's tasks of 10 ms of CPU time or more (a trace's thread time: what
+    the load of the machine does not stretch), with their biggest parts (elements restyled, objects
+    laid out, scripts by function)."""
+    from collections import Counter
+
+    styled = Counter((e.get("pid"), e.get("tid")) for e in events if e.get("name") == "UpdateLayoutTree")
+    main = styled.most_common(1)[0][0] if styled else None
+    on = sorted((e for e in events if (e.get("pid"), e.get("tid")) == main and e.get("ph") == "X" and "dur" in e), key=lambda e: e["ts"])
+    tasks = [e for e in on if e["name"] == "ThreadControllerImpl::RunTask" and e.get("tdur", 0) > 10_000]
+    skip = {"RunTask", "ThreadControllerImpl::RunTask", "BlinkScheduler_PerformMicrotaskCheckpoint", "Receive mojo message", "SimpleWatcher::OnHandleReady", "UpdateLayer", "PaintImage"}
+    for task in tasks:
+        inside = [e for e in on if e is not task and task["ts"] <= e["ts"] < task["ts"] + task["dur"] and e["name"] not in skip]
+        print(f"  task {task['dur'] / 1000:.0f} ms wall, {task['tdur'] / 1000:.1f} ms CPU, at {task['ts'] / 1000:.0f}")
+        for e in sorted(inside, key=lambda e: -e.get("tdur", 0))[:8]:
+            a = e.get("args", {})
+            data = a.get("data", {}) or a.get("beginData", {}) or {}
+            what = {k: data[k] for k in ("type", "functionName", "lineNumber", "dirtyObjects", "totalObjects") if k in data}
+            if "elementCount" in a:
+                what["elementCount"] = a["elementCount"]
+            stack = data.get("stackTrace") or []
+            if stack:  # who forced it (a restyle or layout inside a script)
+                what["by"] = " < ".join(f"{f.get('functionName') or '?'}:{f.get('lineNumber')}" for f in stack[:4])
+            if e.get("tdur", 0) >= 1000:
+                print(f"      {e.get('tdur', 0) / 1000:6.1f} ms CPU {e['name']} {json.dumps(what)[:240]}")
+
+
+def main() -> int:
+    from playwright.sync_api import sync_playwright
+
+    chromium = bench_chromium()
+    if not chromium:
+        return 1
+    save = save_before_computer_ends_deal()
+    with serving(DIST) as url, sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+        for i in range(RUNS):
+            print(f"run {i + 1} ({DIST})")
+            for line in run_once(browser, url, save, TRACE if i == RUNS - 1 else None):
+                print("  " + line)
+        browser.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
