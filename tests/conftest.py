@@ -8,53 +8,18 @@ engines of tests/e2e/test_engines.py). `-n 0` runs everything in this process.
 The browser tests marked `alone` (tests/e2e/conftest.py) stop every other browser
 test while they run; they form one group of their own, handed out first, and the
 CPython tests come next: while one worker runs the `alone` tests one after another,
-the others run the CPython tests instead of waiting on a browser test. The other
+the other runs the CPython tests instead of waiting on a browser test. The other
 browser tests come last, their groups first (xdist's own reordering by group size
 is off: `--no-loadscope-reorder`).
-
-`-n auto` starts one worker more than the machine has cores, and a worker runs its
-CPython tests at a lower priority (nice +5) than the browsers: while the `alone` test
-waits on a deal's animation or the computer's pause, a CPython test takes the idle
-core, and when the page needs the CPU it gets it first (the `alone` tests measure
-its pace). No more than +5: a CPython test still running once the browser tests have
-begun must keep a fair share of the CPU. Browser tests still run at most one per core
-at once (tests/e2e/conftest.py, Turns), so the extra worker only adds CPython tests
-beside them.
 """
 
 from __future__ import annotations
 
 import collections
-import os
 
 import pytest
-from tools.testenv import cores
 
 _SHARED_SCOPES = ("module", "class", "package")
-# How much nicer a worker is while it runs CPython tests than while it runs browser tests.
-CPYTHON_NICE = 5
-_BASE_NICE = os.getpriority(os.PRIO_PROCESS, 0) if hasattr(os, "getpriority") else 0
-
-
-@pytest.hookimpl(tryfirst=True)
-def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
-    """`-n auto`: one worker per core and one more (the module's docstring says why);
-    PYTEST_XDIST_AUTO_NUM_WORKERS, when set, as xdist reads it."""
-    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
-        return None  # xdist's own hook reads it
-    return cores() + 1
-
-
-@pytest.hookimpl(tryfirst=True)  # before the test's fixtures start a browser
-def pytest_runtest_setup(item: pytest.Item) -> None:
-    """Under xdist, as root (who may raise the priority again): a worker's CPython tests
-    CPYTHON_NICE nicer than it started, its browser tests (and the browsers they start) as it
-    started."""
-    if not os.environ.get("PYTEST_XDIST_WORKER") or not hasattr(os, "geteuid") or os.geteuid() != 0:
-        return
-    want = _BASE_NICE if "e2e" in item.path.parts else min(19, _BASE_NICE + CPYTHON_NICE)
-    if os.getpriority(os.PRIO_PROCESS, 0) != want:
-        os.setpriority(os.PRIO_PROCESS, 0, want)
 
 
 def shares_a_fixture(item: pytest.Item) -> bool:

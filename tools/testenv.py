@@ -12,16 +12,6 @@ import sys
 from pathlib import Path
 
 from .common import CACHE, ROOT, VENV, log, run
-
-
-def cores() -> int:
-    """The cores this process may run on: the suite runs as many browser tests at once."""
-    try:
-        return len(os.sched_getaffinity(0)) or 1
-    except AttributeError:  # not Linux
-        return os.cpu_count() or 1
-
-
 # Headless Chromium as the tests and the benches launch it (Playwright's own
 # flags plus these): no sandbox (root in a container), no GPU, no traffic of
 # its own to other hosts.

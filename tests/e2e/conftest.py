@@ -19,9 +19,8 @@ Fixtures (reuse them in tests/e2e/test_*.py):
   wait_idle     wait_idle(page): until queued engine calls and computer turns are done
   readable      readable(page, where=""): assert_readable below, as a fixture
   turns         (autouse through _take_turns) under pytest-xdist, browser tests of different
-                workers run side by side, at most one per core, and a test marked `alone`
-                runs with no other browser test of the suite beside it (it measures pace or
-                motion)
+                workers run side by side, and a test marked `alone` runs with no other
+                browser test of the suite beside it (it measures pace or motion)
 
 Helpers (import from conftest):
   assert_readable(page, where="")  what the player and a screen reader meet on the screen
@@ -47,12 +46,11 @@ import re
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from tools.testenv import CHROMIUM_ARGS, cores
+from tools.testenv import CHROMIUM_ARGS
 
 ROOT = Path(__file__).resolve().parents[2]
 DIST = ROOT / "dist"
@@ -125,44 +123,25 @@ def make_server(dist):
 
 
 class Turns:
-    """A readers-writer lock between the suite's xdist workers, over files in `folder`:
-    browser tests share the machine with each other, at most one per core at once (`seats`
-    files; the suite has one worker more than cores, tests/conftest.py); a test marked
-    `alone` (it measures the page's pace or its animations) has it to itself. Writers
-    first: once an `alone` test waits, no other browser test starts before it has run."""
+    """A readers-writer lock between the suite's xdist workers, over two files in `folder`:
+    browser tests share the machine with each other; a test marked `alone` (it measures the
+    page's pace or its animations) has it to itself. Writers first: once an `alone` test
+    waits, no other browser test starts before it has run."""
 
-    def __init__(self, folder: Path, seats: int) -> None:
+    def __init__(self, folder: Path) -> None:
         folder.mkdir(parents=True, exist_ok=True)
         self.gate = (folder / "gate").open("a")
         self.room = (folder / "room").open("a")
-        self.seats = [(folder / f"seat{i}").open("a") for i in range(max(1, seats))]
-
-    @contextlib.contextmanager
-    def _seat(self):
-        """One of the seats, the first free one (a worker waits for one to come free)."""
-        while True:
-            for seat in self.seats:
-                try:
-                    fcntl.flock(seat, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                except BlockingIOError:
-                    continue
-                try:
-                    yield
-                finally:
-                    fcntl.flock(seat, fcntl.LOCK_UN)
-                return
-            time.sleep(0.05)
 
     @contextlib.contextmanager
     def shared(self):
-        with self._seat():
-            fcntl.flock(self.gate, fcntl.LOCK_EX)
-            fcntl.flock(self.room, fcntl.LOCK_SH)
-            fcntl.flock(self.gate, fcntl.LOCK_UN)
-            try:
-                yield
-            finally:
-                fcntl.flock(self.room, fcntl.LOCK_UN)
+        fcntl.flock(self.gate, fcntl.LOCK_EX)
+        fcntl.flock(self.room, fcntl.LOCK_SH)
+        fcntl.flock(self.gate, fcntl.LOCK_UN)
+        try:
+            yield
+        finally:
+            fcntl.flock(self.room, fcntl.LOCK_UN)
 
     @contextlib.contextmanager
     def alone(self):
@@ -181,7 +160,7 @@ class Turns:
 def turns():
     """The run's Turns, or None when one process runs the suite (-n 0)."""
     run = os.environ.get("PYTEST_XDIST_TESTRUNUID")
-    return Turns(Path(tempfile.gettempdir()) / f"gin-e2e-turns-{run}", cores()) if run else None
+    return Turns(Path(tempfile.gettempdir()) / f"gin-e2e-turns-{run}") if run else None
 
 
 @pytest.fixture(autouse=True)
