@@ -17,8 +17,11 @@ ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
 MOVING = {"speed": "normal", "level": "easy", "sort": "melds"}
 FAN_SIZES = [(360, 740), (390, 844), (740, 360), (844, 390), (1280, 800)]
-# Every test here watches the motion itself: none runs beside another browser test.
-pytestmark = pytest.mark.alone
+# The tests that watch the motion itself (cards in flight, a deal's pace, a recording) are marked
+# `alone`: none runs beside another browser test. The others look at the table with reduced
+# motion or speed "instant" (no animation, no transition: style.css), or at no motion at all
+# (nodes kept, the keyed update, the fan's layout, drags), which no load can change: they run
+# beside other browser tests.
 
 
 def open_moving(page, open_app, size, reduced=False, settings=MOVING):
@@ -53,6 +56,7 @@ def test_hand_cards_stay_the_same_nodes_across_a_draw(page, open_app):
     assert stock.evaluate("(el) => el.isConnected && el === document.querySelector('.pile.stock')")
 
 
+@pytest.mark.alone
 def test_a_draw_and_a_deal_move(page, open_app):
     page.set_viewport_size({"width": 390, "height": 844})
     page.emulate_media(reduced_motion="no-preference")
@@ -117,6 +121,7 @@ def test_the_keyed_update_moves_only_what_moved(page, open_app):
     assert page.evaluate(MORPH, [hand, hand, "c3"])["flags"] == [True, False]
 
 
+@pytest.mark.alone
 def test_a_flying_card_is_marked_until_it_lands(page, open_app):
     """The motion layer marks a card in flight (on top, no target) for exactly its flight, through
     a render in the middle of it (a selection), and no card stays marked at rest."""
@@ -207,6 +212,7 @@ def _frames_and_seconds(path: Path) -> tuple[int, float]:
     return int(info["streams"][0]["nb_read_frames"]), float(info["format"]["duration"])
 
 
+@pytest.mark.alone
 @pytest.mark.parametrize("size", [(390, 844), (844, 390), (1280, 800)], ids=["390x844", "844x390", "1280x800"])
 def test_record_one_deal(browser, open_app, size, tmp_path):
     if not Path(os.environ.get("PLAYWRIGHT_BROWSERS_PATH", "/nonexistent")).is_dir():
@@ -382,6 +388,7 @@ def test_the_hand_makes_room_while_a_card_is_dragged_along_it(page, open_app, si
     assert page.locator(".hand .hand-card[style*='translate']").count() == 0
 
 
+@pytest.mark.alone
 def test_a_card_dropped_on_the_pile_flies_from_the_drop_point(page, open_app):
     page.set_viewport_size({"width": 390, "height": 844})
     page.emulate_media(reduced_motion="no-preference")
