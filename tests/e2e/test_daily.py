@@ -562,6 +562,9 @@ def test_the_start_offers_the_days_match_once_a_day_and_never_over_a_match_begun
         button(page, "Ver la mesa").click()
         shoot(page, "daily-offer", PHONE)
         assert_accessible(page, "the day's offer")
+        # Its answer looks like the page's other primary buttons, not like "Ahora no".
+        backgrounds = dict(bar.locator(".btn").evaluate_all("els => els.map(e => [e.textContent, getComputedStyle(e).backgroundColor])"))
+        assert backgrounds["Jugarla"] != backgrounds["Ahora no"], backgrounds
         # "Ahora no": not again today, not even after a reload.
         button(page, "Ahora no").click()
         assert bar.count() == 0

@@ -30,21 +30,28 @@ BACKS = ["red", "blue", "black"]
 # --- the computer waits for the whole deal --------------------------------------------------------
 
 # When each flight of the motion layer ends and when the computer's move line changes (blank
-# included), from the page's first script on; `mark()` starts a new count.
+# included), from the page's first script on; `mark()` starts a new count. A flight that has not
+# begun when a move shows was launched by the render that shows it (the upcard the computer takes,
+# on its way to its row): it is the move's own, not one in front of it, and is not counted. (Its
+# start on the animations' clock, the time of the frame it begins in, can come a few ms before the
+# move's performance.now(): on a loaded machine that frame's time is taken before the render runs.)
 DEAL_PROBE = """
 const flight = FLIGHT_JS;
 window.__deal = { ends: [], lines: [] };
 window.__dealMark = () => { window.__deal = { ends: [], lines: [] }; };
 const seen = new WeakSet();
+const withMove = new WeakSet();
 function note() {
   const line = document.querySelector('.opp-last');
   const text = line ? line.textContent.trim() : '';
   const last = window.__deal.lines.at(-1);
-  if (!last || last.text !== text) window.__deal.lines.push({ text, at: performance.now() });
+  if (last && last.text === text) return;
+  window.__deal.lines.push({ text, at: performance.now() });
+  if (text && !(last && last.text)) for (const a of document.getAnimations()) if (flight(a) && a.startTime === null) withMove.add(a);
 }
 function look() {
   for (const a of document.getAnimations()) {
-    if (!flight(a) || seen.has(a) || a.startTime === null) continue;
+    if (!flight(a) || seen.has(a) || withMove.has(a) || a.startTime === null) continue;
     seen.add(a);
     window.__deal.ends.push({ start: a.startTime, end: a.startTime + a.effect.getComputedTiming().endTime });
   }

@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from conftest import SETTINGS_KEY, assert_readable
+from conftest import SETTINGS_KEY, assert_accessible, assert_readable
 from test_coach import PHONE, phone  # noqa: F401  (the phone fixture: 390×844, touch)
 from test_table import button, settle, shoot
 
@@ -57,7 +57,11 @@ def test_a_first_visit_is_offered_the_guided_deal_which_runs_to_its_end_and_coun
     offer = page.get_by_role("region", name="Partida guiada")
     assert "¿Es tu primera vez?" in offer.inner_text()
     assert_readable(page, "tutorial offer")
+    assert_accessible(page, "tutorial offer")
     shoot(page, "tutorial-offer", (PHONE["width"], PHONE["height"]))
+    # Its answer looks like the page's other primary buttons, not like "Ahora no".
+    backgrounds = dict(offer.locator(".btn").evaluate_all("els => els.map(e => [e.textContent, getComputedStyle(e).backgroundColor])"))
+    assert backgrounds["Partida guiada"] != backgrounds["Ahora no"], backgrounds
     offer.get_by_role("button", name="Partida guiada", exact=True).click()
     view = settle(page)
     kinds = []
