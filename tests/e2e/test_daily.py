@@ -20,6 +20,7 @@ from conftest import assert_accessible, assert_readable, guard_context, screen_w
 from test_history import least_deadwood, look_at_every_size, play, stored
 from test_table import DESKTOP, button, settle, shoot
 from test_table_more import put_in_storage
+from test_tutorial import covered
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
@@ -30,8 +31,6 @@ from gin.rules import Rules  # noqa: E402
 
 PHONE = (390, 844)
 OFFER = "¿Jugar la partida de hoy?"  # the start's offer of the day's match: a dialog
-# The player's controls and cards: what the offer must never cover.
-CONTROLS = ".topbar .btn, .pile, .hand .hand-card, .actions .btn, .opp-cards, .hand-info > *, .messages > *"
 MATCH_KEY = "gin.match.v1"
 DAILY_KEY = "gin.daily.v1"
 CHALLENGES_KEY = "gin.challenges.v2"  # {version: 2, challenges}
@@ -599,16 +598,7 @@ def test_the_days_offer_is_a_dialog_that_takes_the_focus_covers_no_control_and_g
             shoot(page, "daily-offer-dialog", size)
             tall = page.evaluate("document.documentElement.scrollHeight")
             assert tall <= size[1], f"{size}: the page is {tall} px tall"
-            hits = page.evaluate(
-                """sel => {
-                    const b = document.querySelector('[data-key=daily-offer]').getBoundingClientRect();
-                    return [...document.querySelectorAll(sel)].filter(e => e.getClientRects().length).filter(e => {
-                        const r = e.getBoundingClientRect();
-                        return r.left < b.right && b.left < r.right && r.top < b.bottom && b.top < r.bottom;
-                    }).map(e => e.dataset.key || e.dataset.card || e.className);
-                }""",
-                CONTROLS,
-            )
+            hits = covered(page, "daily-offer")
             assert not hits, f"{size}: the offer covers {hits}"
         page.keyboard.press("Escape")  # "Ahora no"
         assert offer.count() == 0

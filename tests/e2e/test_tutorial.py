@@ -152,6 +152,20 @@ def test_the_guided_deal_can_be_skipped_at_every_step_and_leaves_the_players_mat
 CONTROLS = ".topbar .btn, .pile, .hand .hand-card, .actions .btn, .opp-cards, .hand-info > *, .messages > *"
 
 
+def covered(page, key):
+    """The player's controls and cards (CONTROLS) that the element `data-key=key` lies over."""
+    return page.evaluate(
+        """([key, sel]) => {
+            const b = document.querySelector(`[data-key=${key}]`).getBoundingClientRect();
+            return [...document.querySelectorAll(sel)].filter(e => e.getClientRects().length).filter(e => {
+                const r = e.getBoundingClientRect();
+                return r.left < b.right && b.left < r.right && r.top < b.bottom && b.top < r.bottom;
+            }).map(e => e.dataset.key || e.dataset.card || e.className);
+        }""",
+        [key, CONTROLS],
+    )
+
+
 # Where the bar must fit: the small phone it was found on, the usual phone, both
 # turned sideways, and a desktop.
 FIT_SIZES = ((360, 740), (390, 844), (844, 390), (740, 360), (1280, 800))
@@ -165,16 +179,7 @@ def assert_fits(page, bar_key, where, shots=False):
             shoot(page, where, size)
         (tall, wide), screen = page.evaluate("[[document.documentElement.scrollHeight, document.documentElement.scrollWidth], [innerHeight, innerWidth]]")
         assert tall <= screen[0] and wide <= screen[1], f"{where} at {size}: the page is {wide}×{tall} px on a {screen[1]}×{screen[0]} px screen"
-        hits = page.evaluate(
-            """([key, sel]) => {
-                const b = document.querySelector(`[data-key=${key}]`).getBoundingClientRect();
-                return [...document.querySelectorAll(sel)].filter(e => e.getClientRects().length).filter(e => {
-                    const r = e.getBoundingClientRect();
-                    return r.left < b.right && b.left < r.right && r.top < b.bottom && b.top < r.bottom;
-                }).map(e => e.dataset.key || e.dataset.card || e.className);
-            }""",
-            [bar_key, CONTROLS],
-        )
+        hits = covered(page, bar_key)
         assert not hits, f"{where} at {size}: the bar covers {hits}"
     page.set_viewport_size({"width": 360, "height": 740})
 
