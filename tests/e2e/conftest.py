@@ -14,6 +14,9 @@ Fixtures (reuse them in tests/e2e/test_*.py):
                 the build in its cache; the player's storage wiped between tests), with the
                 same request guard
   returning     session-wide ReturningVisitor: the warm context `page` uses
+  phone         a page on a touch phone (390×844, has_touch, is_mobile) with `.cdp`, a DevTools
+                session for real touch events: a page of `returning_phone`, this worker's
+                returning visitor of that kind (wiped between tests as `returning` is)
   open_app      open_app(page, url=None, hash="", settings={"speed": "instant"}) navigates
                 and waits for window.ginReady; returns its value
   wait_idle     wait_idle(page): until queued engine calls and computer turns are done
@@ -294,15 +297,18 @@ def _wants_a_fresh_context(request) -> bool:
 
 
 class ReturningVisitor:
-    """A context (with the request guard) on `server` that has made its first visit."""
+    """A context (with the request guard; `options` for browser.new_context) on `server` that
+    has made its first visit."""
 
-    def __init__(self, browser, server) -> None:
+    def __init__(self, browser, server, **options) -> None:
         self.browser, self.server = browser, server
+        self.options = {"locale": "es-ES", **options}
         self.context = None
+        self.keeper = None  # the context's page that wipes (see _wipe)
         self.caches = None
 
     def _first_visit(self) -> None:
-        ctx = guard_context(self.browser.new_context(locale="es-ES"))
+        ctx = guard_context(self.browser.new_context(**self.options))
         pg = ctx.new_page()
         pg.goto(self.server.url)
         _wait_ready(pg)
@@ -327,7 +333,8 @@ class ReturningVisitor:
         request to another host ends this context (the next test makes a new first visit)."""
         ctx = self.context
         for pg in list(ctx.pages):
-            pg.close()
+            if pg is not self.keeper:
+                pg.close()
         foreign = list(ctx.foreign)
         # Another origin visited (a server the test started): its service worker and storage
         # are neither wiped nor checked, and its port may come back.
@@ -337,24 +344,24 @@ class ReturningVisitor:
         except Exception:
             same = False
         if not same or foreign or elsewhere:
-            ctx.close()
-            self.context = None
+            self.close()
         assert not foreign, f"requests to other hosts: {foreign}"
 
     def _wipe(self) -> dict | None:
         """Wipe the player's storage of the origin; its Cache Storage (every cache's entries,
-        URL and headers), or None if something is left."""
-        pg = self.context.new_page()
-        try:
-            pg.goto(self.server.url + "app.webmanifest")  # a small file: any page of the origin
-            return pg.evaluate(_WIPE)
-        finally:
-            pg.close()
+        URL and headers), or None if something is left. The wipe runs in a page of the origin
+        that stays open between tests (the keeper, on a small file, no script of the app's):
+        a new page and its navigation for every wipe cost more than the wipe itself."""
+        if self.keeper is None or self.keeper.is_closed():
+            self.keeper = self.context.new_page()
+            self.keeper.goto(self.server.url + "app.webmanifest")  # a small file: any page of the origin
+        return self.keeper.evaluate(_WIPE)
 
     def close(self) -> None:
         if self.context is not None:
             self.context.close()
             self.context = None
+            self.keeper = None
 
 
 def _no_route(*args, **kwargs):
@@ -408,6 +415,31 @@ def returning(browser, server, dist):
     visitor = ReturningVisitor(browser, server)
     yield visitor
     visitor.close()
+
+
+PHONE = (390, 844)
+
+
+@pytest.fixture(scope="session")
+def returning_phone(browser, server, dist):
+    """This worker's ReturningVisitor on a touch phone (390×844, touch, mobile)."""
+    visitor = ReturningVisitor(browser, server, viewport={"width": PHONE[0], "height": PHONE[1]}, has_touch=True, is_mobile=True)
+    yield visitor
+    visitor.close()
+
+
+@pytest.fixture
+def phone(returning_phone):
+    """A page on a touch phone at 390×844 (touch and mobile: a context of its own kind), a
+    returning visitor's as `page` is, with `.cdp` (a DevTools session, for real touch events);
+    errors fail the test, as with `page`."""
+    pg = watch_errors(returning_phone.start())
+    pg.cdp = returning_phone.context.new_cdp_session(pg)
+    try:
+        yield pg
+    finally:
+        returning_phone.end()
+    _page_errors(pg)
 
 
 @pytest.fixture

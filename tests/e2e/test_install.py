@@ -265,7 +265,7 @@ def test_fullscreen_in_and_out_keeps_the_match(page, open_app, wait_idle):
     assert match_as_seen(page) == before
 
 
-def test_fullscreen_button_speaks_english_and_hides_without_the_api(page, open_app, context):
+def test_fullscreen_button_speaks_english_and_hides_without_the_api(page, open_app):
     page.set_viewport_size({"width": DESKTOP[0], "height": DESKTOP[1]})
     open_app(page, settings={"speed": "instant", "lang": "en"})
     page.get_by_role("button", name="Menu", exact=True).click()
@@ -278,6 +278,7 @@ def test_fullscreen_button_speaks_english_and_hides_without_the_api(page, open_a
     full.wait_for()
 
     # A browser without the API (or a frame that forbids it): no button at all.
+    context = page.context
     page.close()  # one tab plays a match at a time: a second one would show "open in another tab"
     other = context.new_page()
     other.add_init_script("Object.defineProperty(Document.prototype, 'fullscreenEnabled', { get: () => false });")

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import SETTINGS_KEY, assert_readable, guard_context, watch_errors
+from conftest import SETTINGS_KEY, assert_readable, watch_errors
 from test_table import button, settle, shoot
 from test_table_more import MATCH_KEY, put_in_storage
 from test_table_phone import FLIGHT, tap, tap_on
@@ -26,19 +26,7 @@ CONTROLS = ".topbar .btn, .pile, .hand .hand-card, .actions .btn, .opp-cards, .t
 READ = ".hand-info > *, .messages > *"
 
 
-@pytest.fixture
-def phone(browser):
-    """A page in a touch, mobile context at 390×844 (errors fail the test, as with `page`)."""
-    ctx = guard_context(browser.new_context(locale="es-ES", viewport={"width": PHONE[0], "height": PHONE[1]}, has_touch=True, is_mobile=True))
-    pg = watch_errors(ctx.new_page())
-    pg.cdp = ctx.new_cdp_session(pg)
-    pg.ctx = ctx
-    yield pg
-    errors = list(pg.errors)
-    foreign = list(ctx.foreign)
-    ctx.close()
-    assert not errors, "\n".join(errors)
-    assert not foreign, f"requests to other hosts: {foreign}"
+# `phone` (tests/e2e/conftest.py): a page on a touch phone at 390×844, a returning visitor's.
 
 
 def boxes(page, selector):
@@ -85,11 +73,13 @@ def assert_table_whole(page, where):
     return controls
 
 
-def bad_storage(context, fields: dict, broken_match: bool):
+def bad_storage(where, fields: dict, broken_match: bool):
+    """Bad settings (and a broken match) in storage before the page's scripts run, on the page
+    or the whole context `where`."""
     items = {SETTINGS_KEY: {**INSTANT, **fields}}
-    put_in_storage(context, items)
+    put_in_storage(where, items)
     if broken_match:
-        context.add_init_script(
+        where.add_init_script(
             "try { if (!sessionStorage.getItem('test.broken')) { sessionStorage.setItem('test.broken', '1');"
             f" localStorage.setItem({json.dumps(MATCH_KEY)}, '{{not a save'); }} }} catch (e) {{}}"
         )
@@ -107,7 +97,7 @@ def open_table(page, open_app, seed=SEED, settings=None):
 @pytest.mark.parametrize("count", [1, 2])
 def test_notices_never_move_or_cover_the_table(phone, open_app, count):
     page = phone
-    bad_storage(page.ctx, {"speed": "ligero"} if count == 1 else {"speed": "ligero", "sort": 7}, broken_match=count == 2)
+    bad_storage(page, {"speed": "ligero"} if count == 1 else {"speed": "ligero", "sort": 7}, broken_match=count == 2)
     open_table(page, open_app)
     expected = ["settings.reset_one"] if count == 1 else ["settings.reset", "storage.broken"]
     page.wait_for_function(f"() => [...document.querySelectorAll('.notices .notice')].some({VISIBLE})")
@@ -131,22 +121,24 @@ def test_notices_never_move_or_cover_the_table(phone, open_app, count):
     assert boxes(page, CONTROLS) == with_notices
 
 
-def test_notices_fit_in_landscape_and_on_the_desktop(browser, open_app):
+def test_notices_fit_in_landscape_and_on_the_desktop(returning, open_app):
     for size in (LANDSCAPE, DESKTOP):
-        ctx = guard_context(browser.new_context(locale="es-ES", viewport={"width": size[0], "height": size[1]}))
-        page = watch_errors(ctx.new_page())
-        bad_storage(ctx, {"speed": "ligero", "sort": 7}, broken_match=True)
-        open_table(page, open_app)
-        # The day's match is offered in the table's centre on a wider screen: the notices
-        # wait for that room until the offer is answered.
-        if page.locator('[data-key="daily-no"]').is_visible():
-            page.locator('[data-key="daily-no"]').click()
-        page.wait_for_function(f"() => [...document.querySelectorAll('.notices .notice')].some({VISIBLE})")
-        assert_table_whole(page, f"two notices at {size}")
-        shoot(page, "notices-2", size)
-        errors = list(page.errors)
-        ctx.close()
-        assert not errors, errors
+        # A page of the returning visitor for each size, everything it kept wiped after it.
+        page = watch_errors(returning.start())
+        try:
+            page.set_viewport_size({"width": size[0], "height": size[1]})
+            bad_storage(page, {"speed": "ligero", "sort": 7}, broken_match=True)
+            open_table(page, open_app)
+            # The day's match is offered in the table's centre on a wider screen: the notices
+            # wait for that room until the offer is answered.
+            if page.locator('[data-key="daily-no"]').is_visible():
+                page.locator('[data-key="daily-no"]').click()
+            page.wait_for_function(f"() => [...document.querySelectorAll('.notices .notice')].some({VISIBLE})")
+            assert_table_whole(page, f"two notices at {size}")
+            shoot(page, "notices-2", size)
+        finally:
+            returning.end()
+        assert not page.errors, page.errors
 
 
 def test_an_informational_notice_goes_by_itself_once_read_and_waits_while_held(page, open_app, context):
@@ -364,7 +356,7 @@ def test_a_tap_on_menu_while_the_deal_lands_lands_it_and_opens_the_menu(phone, o
 def test_a_link_opened_in_a_second_tab_asks_and_keeps_the_other_tabs_match(phone, open_app):
     first = phone
     open_table(first, open_app, seed="LINK-0101", settings=INSTANT)
-    other = watch_errors(first.ctx.new_page())
+    other = watch_errors(first.context.new_page())
     other.emulate_media(reduced_motion="reduce")
     open_app(other, hash="#seed=LINK-0102", settings=INSTANT)
     ask = other.get_by_role("dialog", name="Otra partida")

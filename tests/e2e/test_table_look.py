@@ -14,7 +14,7 @@ import pytest
 from conftest import SETTINGS_KEY, assert_accessible, assert_readable
 from test_table import button, settle, shoot, ui
 from test_table_more import put_in_storage
-from test_table_phone import FLIGHT, phone, tap, tap_on  # noqa: F401 (phone: a fixture)
+from test_table_phone import FLIGHT, tap, tap_on
 
 SEED = "TEST-0001"
 # A first hand with two tens, the widest corner index ("10"): TH, TS.
@@ -450,12 +450,12 @@ def test_every_felt_and_back_reads_well(page, open_app):
 # --- the settings -------------------------------------------------------------------------------------------
 
 
-def test_the_new_settings_persist_are_checked_and_travel_in_the_export(page, open_app, context, tmp_path):
+def test_the_new_settings_persist_are_checked_and_travel_in_the_export(page, open_app, tmp_path):
     """Sound, vibration, card size, back and felt: kept across a reload; a stored value that is not
     one of theirs falls back to its default with the notice, the others kept; Exportar writes
     them and Importar applies a file's (only the values the menu offers); both languages."""
     bad = {"speed": "instant", "level": "easy", "sound": "loud", "vibration": False, "cardSize": "huge", "back": "blue", "felt": "purple"}
-    put_in_storage(context, {SETTINGS_KEY: bad})
+    put_in_storage(page, {SETTINGS_KEY: bad})
     page.set_viewport_size({"width": 1280, "height": 800})
     page.emulate_media(reduced_motion="reduce")
     open_app(page, hash=f"#seed={SEED}", settings={})

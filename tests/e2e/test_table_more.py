@@ -27,9 +27,11 @@ def saved(name):
     return json.loads((SAVES / name).read_text())
 
 
-def put_in_storage(context, items):
-    """Before any page script runs, put `items` in localStorage (once: a reload keeps what the page wrote)."""
-    context.add_init_script(
+def put_in_storage(where, items):
+    """Before any page script runs, put `items` in localStorage (once: a reload keeps what the page
+    wrote). `where` is the page (it may then be the returning visitor's: tests/e2e/conftest.py) or
+    a whole context (every page of it, popups included)."""
+    where.add_init_script(
         "try { if (!sessionStorage.getItem('test.seeded')) { sessionStorage.setItem('test.seeded', '1'); "
         "for (const [k, v] of Object.entries(%s)) localStorage.setItem(k, v); } } catch (e) {}"
         % json.dumps({k: json.dumps(v) for k, v in items.items()})
@@ -107,11 +109,11 @@ def test_deal_result_survives_reload(page, open_app):
     assert ui(page)["panel"] is None and page.locator(".panel.deal").count() == 0
 
 
-def test_match_result_survives_reload(page, open_app, context):
+def test_match_result_survives_reload(page, open_app):
     """The last deal of a match not yet closed: its panel, then the match's; both after reloads."""
     save = saved("over-OVER-0001.json")
     last = 13  # the deals in that save
-    put_in_storage(context, {MATCH_KEY: save, ACK_KEY: {"seed": save["seed"], "deal": last - 1}})
+    put_in_storage(page, {MATCH_KEY: save, ACK_KEY: {"seed": save["seed"], "deal": last - 1}})
     view = setup(page, open_app, PORTRAIT, seed=save["seed"])
     assert view["over"] and len(view["history"]) == last
     assert ui(page)["panel"] == "deal" and ui(page)["result"]["number"] == last
@@ -134,11 +136,11 @@ def test_match_result_survives_reload(page, open_app, context):
 # --- 2. void deals and big gin ----------------------------------------------------------------
 
 
-def test_void_deal_panel(page, open_app, context):
+def test_void_deal_panel(page, open_app):
     """A deal where nobody knocks (VOID-0019: pass, draw from the stock, throw the highest loose
     card, never knock; the computer at Fácil) ends void on the player's discard at two stock cards."""
     save = saved("void-VOID-0019.json")
-    put_in_storage(context, {MATCH_KEY: save})
+    put_in_storage(page, {MATCH_KEY: save})
     view = setup(page, open_app, PORTRAIT, seed=save["seed"])
     assert view["phase"] == "discard" and view["stock_count"] == 2 and view["history"] == []
     # Traditional rules: no big gin button, ever.
@@ -160,7 +162,7 @@ def test_void_deal_panel(page, open_app, context):
     assert after["deal_number"] == 2 and after["dealer"] == result["dealer"] and after["scores"] == [0, 0]
 
 
-def test_big_gin_through_the_menu_and_a_save(page, open_app, context):
+def test_big_gin_through_the_menu_and_a_save(page, open_app):
     """Big gin on in the custom profile (menu, next match); a save of that match (BIGG-0009) where
     the player's eleven cards all meld: "Gin grande", its confirmation, its score."""
     save = saved("big-gin-BIGG-0009.json")

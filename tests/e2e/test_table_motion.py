@@ -435,31 +435,25 @@ def test_a_card_dropped_on_the_pile_flies_from_the_drop_point(page, open_app):
     assert card not in settle(page)["hand"]
 
 
-def test_a_touch_drag_reorders_the_hand(browser, open_app):
-    ctx = browser.new_context(locale="es-ES", viewport={"width": 390, "height": 844}, has_touch=True)
-    ctx.route(_MAYBE_FOREIGN, lambda route: route.abort() if _is_foreign(route.request.url) else route.continue_())
-    page = ctx.new_page()
-    try:
-        page.emulate_media(reduced_motion="reduce")
-        open_app(page, hash="#seed=TEST-0001", settings=MANUAL)
-        to_draw(page, settle(page))
-        before = hand_names(page)
-        cards = hand_cards(page)
-        first = page.locator(f'.hand [data-card="{cards[0]}"]').bounding_box()
-        last = page.locator(f'.hand [data-card="{cards[-1]}"]').bounding_box()
-        cdp = ctx.new_cdp_session(page)
-        y = first["y"] + first["height"] / 2
+def test_a_touch_drag_reorders_the_hand(phone, open_app):
+    page = phone
+    page.emulate_media(reduced_motion="reduce")
+    open_app(page, hash="#seed=TEST-0001", settings=MANUAL)
+    to_draw(page, settle(page))
+    before = hand_names(page)
+    cards = hand_cards(page)
+    first = page.locator(f'.hand [data-card="{cards[0]}"]').bounding_box()
+    last = page.locator(f'.hand [data-card="{cards[-1]}"]').bounding_box()
+    y = first["y"] + first["height"] / 2
 
-        def touch(kind, x):
-            points = [] if kind == "touchEnd" else [{"x": x, "y": y}]
-            cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+    def touch(kind, x):
+        points = [] if kind == "touchEnd" else [{"x": x, "y": y}]
+        page.cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
 
-        touch("touchStart", first["x"] + 8)
-        for i in range(1, 9):
-            touch("touchMove", first["x"] + 8 + (last["x"] + last["width"] - 4 - first["x"] - 8) * i / 8)
-        touch("touchEnd", 0)
-        settle(page)
-        assert hand_names(page) == before[1:] + before[:1]
-        assert ui(page)["selected"] is None  # a drag is not a tap
-    finally:
-        ctx.close()
+    touch("touchStart", first["x"] + 8)
+    for i in range(1, 9):
+        touch("touchMove", first["x"] + 8 + (last["x"] + last["width"] - 4 - first["x"] - 8) * i / 8)
+    touch("touchEnd", 0)
+    settle(page)
+    assert hand_names(page) == before[1:] + before[:1]
+    assert ui(page)["selected"] is None  # a drag is not a tap

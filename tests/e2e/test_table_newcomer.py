@@ -63,9 +63,9 @@ def test_rules_page_is_a_guide_with_this_matchs_numbers(page, open_app):
 # --- 2. a gin is not lost by one tap ----------------------------------------------------------
 
 
-def open_gin_panel(page, open_app, context):
+def open_gin_panel(page, open_app):
     """BIGG-0009 at its discard: 2C-5C, 3H-6H, 9D 9H 9S (custom rules, gin bonus 20)."""
-    put_in_storage(context, {MATCH_KEY: saved("big-gin-BIGG-0009.json")})
+    put_in_storage(page, {MATCH_KEY: saved("big-gin-BIGG-0009.json")})
     view = setup(page, open_app, PORTRAIT, seed="BIGG-0009")
     assert view["phase"] == "discard" and view["rules"]["gin_bonus"] == 20
     button(page, "Gin").click()
@@ -76,8 +76,8 @@ def open_gin_panel(page, open_app, context):
     return panel
 
 
-def test_knock_panel_says_what_an_edit_loses(page, open_app, context):
-    panel = open_gin_panel(page, open_app, context)
+def test_knock_panel_says_what_an_edit_loses(page, open_app):
+    panel = open_gin_panel(page, open_app)
     panel.get_by_role("button", name="2 de tréboles").click()
     assert panel.get_by_role("heading", level=2).inner_text() == "Cerrar"
     assert panel.get_by_role("alert").inner_text() == (
@@ -130,8 +130,8 @@ def test_reload_keeps_the_selection(page, open_app):
     assert page.evaluate("document.activeElement.dataset.card") == card
 
 
-def test_reload_keeps_the_knock_panel_and_its_edits(page, open_app, context):
-    panel = open_gin_panel(page, open_app, context)
+def test_reload_keeps_the_knock_panel_and_its_edits(page, open_app):
+    panel = open_gin_panel(page, open_app)
     panel.get_by_role("button", name="2 de tréboles").click()
     shown = panel.inner_text()
     reload(page, open_app)
@@ -165,10 +165,10 @@ def test_computer_move_follows_the_language(page, open_app):
     assert_readable(page, "English table after a switch")
 
 
-def test_new_deal_names_the_dealer_in_person(page, open_app, context):
+def test_new_deal_names_the_dealer_in_person(page, open_app):
     """VOID-0019 ends void on the player's discard; "Siguiente" announces the next deal."""
     save = saved("void-VOID-0019.json")
-    put_in_storage(context, {MATCH_KEY: save})
+    put_in_storage(page, {MATCH_KEY: save})
     view = setup(page, open_app, PORTRAIT, seed=save["seed"])
     page.locator('.hand [data-card="QC"]').dblclick(position={"x": 8, "y": 20})
     settle(page)

@@ -9,11 +9,10 @@ from __future__ import annotations
 import time
 
 import pytest
-from conftest import guard_context, watch_errors
+from conftest import PHONE
 from test_table import button, settle, ui
 
 SEED = "TEST-0001"
-PHONE = (390, 844)
 TOUCH_FAST = {"speed": "instant", "level": "easy", "sort": "melds"}
 TOUCH_MOVING = {"speed": "normal", "level": "easy", "sort": "melds"}
 
@@ -21,20 +20,7 @@ TOUCH_MOVING = {"speed": "normal", "level": "easy", "sort": "melds"}
 # --- a touch phone: real touch events through CDP ----------------------------------------------
 
 
-@pytest.fixture
-def phone(browser):
-    """A page in a touch, mobile context at 390×844 (errors fail the test, as with `page`)."""
-    ctx = guard_context(
-        browser.new_context(locale="es-ES", viewport={"width": PHONE[0], "height": PHONE[1]}, has_touch=True, is_mobile=True)
-    )
-    pg = watch_errors(ctx.new_page())
-    pg.cdp = ctx.new_cdp_session(pg)
-    yield pg
-    errors = list(pg.errors)
-    foreign = list(ctx.foreign)
-    ctx.close()
-    assert not errors, "\n".join(errors)
-    assert not foreign, f"requests to other hosts: {foreign}"
+# `phone` (tests/e2e/conftest.py): a page on a touch phone at 390×844, a returning visitor's.
 
 
 def touch(page, kind, x=None, y=None):
@@ -355,11 +341,11 @@ def pile_draw_save():
 
 
 @pytest.mark.alone
-def test_the_computer_drawing_from_the_pile_moves_only_that_card(page, open_app, context, pile_draw_save):
+def test_the_computer_drawing_from_the_pile_moves_only_that_card(page, open_app, pile_draw_save):
     from test_table_more import MATCH_KEY, put_in_storage
 
     save = pile_draw_save
-    put_in_storage(context, {MATCH_KEY: save})
+    put_in_storage(page, {MATCH_KEY: save})
     page.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
     page.emulate_media(reduced_motion="no-preference")
     page.add_init_script(
@@ -392,11 +378,11 @@ def test_the_computer_drawing_from_the_pile_moves_only_that_card(page, open_app,
 # --- the result panels, the rules page's way back ------------------------------------------------
 
 
-def open_finished(page, open_app, context, size=PHONE):
+def open_finished(page, open_app, size=PHONE):
     from test_table_more import MATCH_KEY, put_in_storage, saved
 
     save = saved("over-OVER-0001.json")
-    put_in_storage(context, {MATCH_KEY: save})
+    put_in_storage(page, {MATCH_KEY: save})
     page.set_viewport_size({"width": size[0], "height": size[1]})
     page.emulate_media(reduced_motion="reduce")
     open_app(page, hash=f"#seed={save['seed']}", settings={"speed": "instant", "level": "easy"})
@@ -405,8 +391,8 @@ def open_finished(page, open_app, context, size=PHONE):
     return save
 
 
-def test_the_match_result_closes_to_the_table_and_the_menu(page, open_app, context):
-    open_finished(page, open_app, context)
+def test_the_match_result_closes_to_the_table_and_the_menu(page, open_app):
+    open_finished(page, open_app)
     # Escape closes it: the table is there to look at, and the menu answers.
     page.keyboard.press("Escape")
     assert page.locator(".panel.match").count() == 0 and ui(page)["panel"] is None
@@ -455,8 +441,8 @@ def test_back_to_the_table_from_the_rules_page(page, open_app):
 # --- the viewer: presses during Difícil's review all count ----------------------------------------
 
 
-def test_presses_during_the_review_all_count(page, open_app, context):
-    open_finished(page, open_app, context, size=(1280, 800))
+def test_presses_during_the_review_all_count(page, open_app):
+    open_finished(page, open_app, size=(1280, 800))
     button(page, "Ver repetición").click()
     viewer = page.locator(".panel.viewer")
     page.wait_for_function("() => document.querySelector('.panel.viewer')?.dataset.step === '0'")
@@ -563,10 +549,10 @@ def boxes(page, selector):
 
 @pytest.mark.parametrize("lang", ["en", "es"])
 @pytest.mark.parametrize("width", [320, 360, 390])
-def test_the_top_bar_fits_with_three_digit_scores(page, open_app, context, high_scores_save, lang, width):
+def test_the_top_bar_fits_with_three_digit_scores(page, open_app, high_scores_save, lang, width):
     from test_table_more import MATCH_KEY, put_in_storage
 
-    put_in_storage(context, {MATCH_KEY: high_scores_save})
+    put_in_storage(page, {MATCH_KEY: high_scores_save})
     page.set_viewport_size({"width": width, "height": 700})
     page.emulate_media(reduced_motion="reduce")
     open_app(page, hash=f"#seed={high_scores_save['seed']}", settings={**TOUCH_FAST, "lang": lang})
@@ -640,11 +626,11 @@ def layoff_save():
     raise LookupError("no layoff")
 
 
-def open_stored_deal_result(page, open_app, context, save):
+def open_stored_deal_result(page, open_app, save):
     """The phone page on a stored match whose deal result is pending: that panel."""
     from test_table_more import MATCH_KEY, put_in_storage
 
-    put_in_storage(context, {MATCH_KEY: save})
+    put_in_storage(page, {MATCH_KEY: save})
     page.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
     page.emulate_media(reduced_motion="reduce")
     open_app(page, hash=f"#seed={save['seed']}", settings=TOUCH_FAST)
@@ -654,9 +640,9 @@ def open_stored_deal_result(page, open_app, context, save):
     return panel
 
 
-def test_layoffs_are_marked_once_in_the_meld_they_joined(page, open_app, context, layoff_save):
+def test_layoffs_are_marked_once_in_the_meld_they_joined(page, open_app, layoff_save):
     save, result = layoff_save
-    panel = open_stored_deal_result(page, open_app, context, save)
+    panel = open_stored_deal_result(page, open_app, save)
     laid = [lay["card"] for lay in result["layoffs"]]
     for card in laid:
         shown = panel.locator(f'[data-face="{card}"]')
@@ -705,21 +691,21 @@ def test_the_table_and_its_dialogs_pass_axe(page, open_app):
     assert_accessible(page, "English table")
 
 
-def test_the_result_panels_and_sheets_pass_axe(page, open_app, context, layoff_save):
+def test_the_result_panels_and_sheets_pass_axe(page, open_app, layoff_save):
     from conftest import assert_accessible
 
     save, _ = layoff_save
-    open_stored_deal_result(page, open_app, context, save)
+    open_stored_deal_result(page, open_app, save)
     assert_accessible(page, "deal result with layoffs")
     button(page, "Siguiente").click()
     settle(page)
     assert_accessible(page, "the next deal")
 
 
-def test_the_match_result_stats_and_viewer_pass_axe(page, open_app, context):
+def test_the_match_result_stats_and_viewer_pass_axe(page, open_app):
     from conftest import assert_accessible
 
-    open_finished(page, open_app, context)
+    open_finished(page, open_app)
     assert_accessible(page, "match result")
     button(page, "Ver la mesa").click()
     assert_accessible(page, "finished table")
@@ -738,11 +724,11 @@ def test_the_match_result_stats_and_viewer_pass_axe(page, open_app, context):
     assert_accessible(page, "viewer, reviewed")
 
 
-def test_the_knock_panel_passes_axe(page, open_app, context):
+def test_the_knock_panel_passes_axe(page, open_app):
     from conftest import assert_accessible
     from test_table_more import MATCH_KEY, put_in_storage, saved
 
-    put_in_storage(context, {MATCH_KEY: saved("big-gin-BIGG-0009.json")})
+    put_in_storage(page, {MATCH_KEY: saved("big-gin-BIGG-0009.json")})
     page.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
     page.emulate_media(reduced_motion="reduce")
     open_app(page, hash="#seed=BIGG-0009", settings=TOUCH_FAST)

@@ -83,9 +83,9 @@ def _finished_hollywood_save() -> tuple[dict, Match]:
     return m.to_save(), m
 
 
-def test_a_hollywood_match_result(page, open_app, context):
+def test_a_hollywood_match_result(page, open_app):
     save, m = _finished_hollywood_save()
-    put_in_storage(context, {MATCH_KEY: save, ACK_KEY: {"seed": save["seed"], "deal": len(m.results)}})
+    put_in_storage(page, {MATCH_KEY: save, ACK_KEY: {"seed": save["seed"], "deal": len(m.results)}})
     view = setup(page, open_app, DESKTOP, seed=save["seed"])
     assert view["over"] and ui(page)["panel"] == "match"
     panel = page.locator(".panel.match")
