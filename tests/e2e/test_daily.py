@@ -1,6 +1,7 @@
 """Issue 31 in the browser: the day's match from the local date (a fixed clock, time zones set on the
-browser context), the calendar, the days' record apart from free play, a challenge by link opened in a
-second browser context (same deal, the sender's result hidden until the end, then both side by side),
+page), the calendar, the days' record apart from free play, a challenge by link opened in a second
+browser (nothing of the first one's stored: same deal, the sender's result hidden until the end, then
+both side by side),
 Compartir through the Web Share sheet and through the clipboard, and a finished match copied as text
 from the viewer and pasted back. Matches are played here with the engine (gin) where a test needs a
 whole one; everything is read from the screen, the clipboard or the page's storage."""
@@ -16,7 +17,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from conftest import assert_accessible, assert_readable, guard_context, screen_words, watch_errors
+from conftest import ReturningVisitor, assert_accessible, assert_readable, screen_words, watch_errors
 from test_history import least_deadwood, look_at_every_size, play, stored
 from test_table import DESKTOP, button, settle, shoot
 from test_table_more import put_in_storage
@@ -43,23 +44,38 @@ def utc(text):
     return datetime.fromisoformat(text).replace(tzinfo=timezone.utc)
 
 
-def new_page(browser, tz, when=None, permissions=(), size=DESKTOP):
-    """A fresh browser context (its own storage) in time zone `tz`, its clock fixed at `when` (UTC)."""
-    context = guard_context(browser.new_context(locale="es-ES", timezone_id=tz, viewport={"width": size[0], "height": size[1]}))
+@pytest.fixture(scope="module")
+def visitor(browser, server):
+    """This file's returning visitor (tests/e2e/conftest.py): a context that has made its first
+    visit, whose pages boot as a player's second visit does, with nothing stored at the start of
+    each page (wiped after each). Its own, not the worker's: Playwright's clock is the context's,
+    and once set it stays; every page here sets it."""
+    visitor = ReturningVisitor(browser, server)
+    yield visitor
+    visitor.close()
+
+
+def new_page(visitor, tz, when=None, permissions=(), size=DESKTOP):
+    """A page of a browser with nothing stored, in time zone `tz` (set on the page as Playwright sets
+    a context's), its clock fixed at `when` (UTC; now when None)."""
+    page = watch_errors(visitor.start())
+    context = page.context
+    context.new_cdp_session(page).send("Emulation.setTimezoneOverride", {"timezoneId": tz})
+    page.set_viewport_size({"width": size[0], "height": size[1]})
     if permissions:
         context.grant_permissions(list(permissions))
-    page = watch_errors(context.new_page())
-    if when is not None:
-        page.clock.set_fixed_time(when)
+    page.clock.set_fixed_time(when if when is not None else datetime.now(timezone.utc))
     return context, page
 
 
-def close(context, page):
+def close(visitor, page):
+    """The page's errors; then its pages closed and everything they stored wiped (visitor.end)."""
     errors = list(page.errors)
-    foreign = list(context.foreign)
-    context.close()
+    try:
+        visitor.context.clear_permissions()
+    finally:
+        visitor.end()
     assert not errors, "\n".join(errors)
-    assert not foreign, f"requests to other hosts: {foreign}"
 
 
 def open_daily_sheet(page):
@@ -90,7 +106,7 @@ def play_today(page):
 # --- the day's seed ---------------------------------------------------------------------------------
 
 
-def test_the_days_match_is_the_same_for_two_fresh_browsers_and_changes_with_the_local_date(browser, open_app):
+def test_the_days_match_is_the_same_for_two_fresh_browsers_and_changes_with_the_local_date(visitor, open_app):
     hands = {}
     seen = []
     for name, when, settings in (
@@ -98,7 +114,7 @@ def test_the_days_match_is_the_same_for_two_fresh_browsers_and_changes_with_the_
         ("second", "2026-12-03T22:30:00", {"speed": "instant", "level": "normal", "profile": "standard"}),
         ("next day", "2026-12-04T09:00:00", SETTINGS),
     ):
-        context, page = new_page(browser, "Europe/Madrid", utc(when))
+        context, page = new_page(visitor, "Europe/Madrid", utc(when))
         try:
             open_app(page, settings=settings)
             day, view = play_today(page)
@@ -119,7 +135,7 @@ def test_the_days_match_is_the_same_for_two_fresh_browsers_and_changes_with_the_
             button(page, "Volver a la mesa").click()
             seen.append(page.evaluate("window.ginApp.settings.level"))
         finally:
-            close(context, page)
+            close(visitor, page)
     assert hands["first"] == hands["second"] and hands["first"][0] == "2026-12-03"
     assert hands["next day"][0] == "2026-12-04" and hands["next day"][1] != hands["first"][1]
     assert seen == ["easy", "easy", "easy"]  # the setting itself is kept for the other matches
@@ -136,8 +152,8 @@ def test_the_days_match_is_the_same_for_two_fresh_browsers_and_changes_with_the_
         ("America/Los_Angeles", "2026-12-04T08:00:30", "2026-12-04"),
     ],
 )
-def test_the_day_turns_at_local_midnight(browser, open_app, tz, when, day):
-    context, page = new_page(browser, tz, utc(when))
+def test_the_day_turns_at_local_midnight(visitor, open_app, tz, when, day):
+    context, page = new_page(visitor, tz, utc(when))
     try:
         open_app(page, settings=SETTINGS)
         dialog = open_daily_sheet(page)
@@ -146,7 +162,7 @@ def test_the_day_turns_at_local_midnight(browser, open_app, tz, when, day):
         assert len(days) == 30 and days[-1] == day
         assert dialog.locator('.day[aria-current="date"]').get_attribute("data-day") == day
     finally:
-        close(context, page)
+        close(visitor, page)
 
 
 # --- a challenge by link ----------------------------------------------------------------------------
@@ -258,13 +274,13 @@ def shown_result(page, who):
     return page.locator(f'.compare-table td[data-who="{who}"]').all_inner_texts()
 
 
-def test_a_challenge_link_opens_the_same_match_in_another_browser_and_shows_both_results_at_the_end(browser, open_app, challenge):
+def test_a_challenge_link_opens_the_same_match_in_another_browser_and_shows_both_results_at_the_end(visitor, open_app, challenge):
     sent = summary(challenge["sender"])
     # The sender's browser: the match just finished, shared through the Web Share sheet.
-    context, page = new_page(browser, "Europe/Madrid")
+    context, page = new_page(visitor, "Europe/Madrid")
     try:
-        context.add_init_script(SHARE_STUB)
-        put_in_storage(context, {MATCH_KEY: challenge["sender"]})
+        page.add_init_script(SHARE_STUB)
+        put_in_storage(page, {MATCH_KEY: challenge["sender"]})
         open_app(page, settings=SETTINGS)
         page.locator(".panel.match").wait_for()
         button(page, "Compartir").click()
@@ -280,10 +296,10 @@ def test_a_challenge_link_opens_the_same_match_in_another_browser_and_shows_both
         assert str(sent["totals"][0]) not in params["reto"]
         assert_accessible(page, "match result, shared")
     finally:
-        close(context, page)
+        close(visitor, page)
 
     # A friend's browser, with settings of its own: the same cards, the sender's result hidden.
-    context, page = new_page(browser, "America/Mexico_City")
+    context, page = new_page(visitor, "America/Mexico_City")
     theirs = [said(sent, "them"), f"{sent['totals'][0]} a {sent['totals'][1]}"]
     try:
         open_app(page, url=shared["url"], settings={"speed": "instant", "level": "easy", "profile": "standard"})
@@ -329,15 +345,15 @@ def test_a_challenge_link_opens_the_same_match_in_another_browser_and_shows_both
         dialog = open_daily_sheet(page)
         assert dialog.locator(".challenge-item").text_content().count(said(sent, "them")) == 1
     finally:
-        close(context, page)
+        close(visitor, page)
 
 
-def test_without_a_share_sheet_compartir_copies_to_the_clipboard_or_shows_the_text(browser, open_app, challenge):
+def test_without_a_share_sheet_compartir_copies_to_the_clipboard_or_shows_the_text(visitor, open_app, challenge):
     sent = summary(challenge["sender"])
-    context, page = new_page(browser, "Europe/Madrid", permissions=("clipboard-read", "clipboard-write"))
+    context, page = new_page(visitor, "Europe/Madrid", permissions=("clipboard-read", "clipboard-write"))
     try:
-        context.add_init_script(NO_SHARE)
-        put_in_storage(context, {MATCH_KEY: challenge["sender"]})
+        page.add_init_script(NO_SHARE)
+        put_in_storage(page, {MATCH_KEY: challenge["sender"]})
         open_app(page, settings=SETTINGS)
         page.locator(".panel.match").wait_for()
         assert page.evaluate("typeof navigator.share") == "undefined"
@@ -361,7 +377,7 @@ def test_without_a_share_sheet_compartir_copies_to_the_clipboard_or_shows_the_te
         assert_readable(page, "share by hand")
         assert_accessible(page, "share by hand")
     finally:
-        close(context, page)
+        close(visitor, page)
 
 
 # --- the match as text in the viewer -----------------------------------------------------------------
@@ -386,11 +402,11 @@ def paste(page, text, by_keys=False):
     return dialog
 
 
-def test_a_finished_match_copied_from_the_viewer_and_pasted_back_opens_in_the_viewer(browser, open_app, challenge):
+def test_a_finished_match_copied_from_the_viewer_and_pasted_back_opens_in_the_viewer(visitor, open_app, challenge):
     save = challenge["sender"]
-    context, page = new_page(browser, "Europe/Madrid", permissions=("clipboard-read", "clipboard-write"))
+    context, page = new_page(visitor, "Europe/Madrid", permissions=("clipboard-read", "clipboard-write"))
     try:
-        put_in_storage(context, {MATCH_KEY: save})
+        put_in_storage(page, {MATCH_KEY: save})
         open_app(page, settings=SETTINGS)
         page.locator(".panel.match").wait_for()
         # The match as the page keeps it (loading it wrote down each deal's level).
@@ -448,7 +464,7 @@ def test_a_finished_match_copied_from_the_viewer_and_pasted_back_opens_in_the_vi
         page.keyboard.press("Escape")
         assert page.locator(".sheet-overlay").count() == 0
     finally:
-        close(context, page)
+        close(visitor, page)
 
 
 # --- the calendar, the day's record ------------------------------------------------------------------
@@ -471,12 +487,12 @@ def day_entry(day, totals, deals=5, gins=1, undercuts=0):
     return {"day": day, "at": 1_764_000_000_000, "totals": totals, "deals": deals, "gins": gins, "undercuts": undercuts}
 
 
-def test_the_calendar_marks_each_day_and_the_days_record_is_kept_apart_from_free_play(browser, open_app, todays):
-    context, page = new_page(browser, "Europe/Madrid", utc("2026-12-03T18:00:00"), size=PHONE)
+def test_the_calendar_marks_each_day_and_the_days_record_is_kept_apart_from_free_play(visitor, open_app, todays):
+    context, page = new_page(visitor, "Europe/Madrid", utc("2026-12-03T18:00:00"), size=PHONE)
     free = play("FREE-0001", "traditional", "hard", least_deadwood, computer="easy")
     yesterday = play("DIA-2026-12-02", "traditional", "hard", least_deadwood, computer="easy")
     try:
-        put_in_storage(context, {
+        put_in_storage(page, {
             MATCH_KEY: todays["cut"],
             DAILY_KEY: {"days": [day_entry("2026-12-01", [130, 45]), day_entry("2026-11-30", [88, 121], gins=0, undercuts=1)], "older": None, "declined": None},
             "gin.open.v1": [{"seed": "DIA-2026-11-29", "at": 1_764_000_000_000, "save": cut(yesterday, 12) | {"seed": "DIA-2026-11-29"}}],
@@ -546,14 +562,14 @@ def test_the_calendar_marks_each_day_and_the_days_record_is_kept_apart_from_free
         assert_readable(page, "statistics with the days")
         assert_accessible(page, "statistics with the days")
     finally:
-        close(context, page)
+        close(visitor, page)
 
 
-def test_the_start_offers_the_days_match_once_a_day_and_never_over_a_match_begun(browser, open_app, challenge):
-    context, page = new_page(browser, "Europe/Madrid", utc("2026-12-03T18:00:00"), size=PHONE)
+def test_the_start_offers_the_days_match_once_a_day_and_never_over_a_match_begun(visitor, open_app, challenge):
+    context, page = new_page(visitor, "Europe/Madrid", utc("2026-12-03T18:00:00"), size=PHONE)
     try:
         # A finished match on the table: today's match is offered over it.
-        put_in_storage(context, {MATCH_KEY: challenge["sender"]})
+        put_in_storage(page, {MATCH_KEY: challenge["sender"]})
         open_app(page, settings=SETTINGS)
         bar = page.get_by_role("dialog", name=OFFER)
         bar.wait_for()
@@ -580,11 +596,11 @@ def test_the_start_offers_the_days_match_once_a_day_and_never_over_a_match_begun
         page.wait_for_function("() => window.ginApp.view && window.ginApp.view.seed === 'DIA-2026-12-04'")
         assert page.get_by_role("dialog", name=OFFER).count() == 0
     finally:
-        close(context, page)
+        close(visitor, page)
 
 
-def test_the_days_offer_is_a_dialog_that_takes_the_focus_covers_no_control_and_goes_with_escape(browser, open_app):
-    context, page = new_page(browser, "Europe/Madrid", utc("2026-12-03T18:00:00"), size=PHONE)
+def test_the_days_offer_is_a_dialog_that_takes_the_focus_covers_no_control_and_goes_with_escape(visitor, open_app):
+    context, page = new_page(visitor, "Europe/Madrid", utc("2026-12-03T18:00:00"), size=PHONE)
     try:
         open_app(page, settings=SETTINGS)  # a new match, not begun: the offer comes over it
         offer = page.get_by_role("dialog", name=OFFER)
@@ -605,45 +621,45 @@ def test_the_days_offer_is_a_dialog_that_takes_the_focus_covers_no_control_and_g
         assert stored(page, DAILY_KEY)["declined"] == "2026-12-03"
         page.wait_for_function("() => document.activeElement && document.activeElement.dataset.key === 'menu'")
     finally:
-        close(context, page)
+        close(visitor, page)
 
 
-def test_the_days_offer_waits_for_another_visit_when_the_start_has_a_notice(browser, open_app):
+def test_the_days_offer_waits_for_another_visit_when_the_start_has_a_notice(visitor, open_app):
     # A setting that was not valid is reset and told: that notice needs the felt's room, the offer does not come.
-    context, page = new_page(browser, "Europe/Madrid", utc("2026-12-05T10:00:00"), size=PHONE)
+    context, page = new_page(visitor, "Europe/Madrid", utc("2026-12-05T10:00:00"), size=PHONE)
     try:
-        put_in_storage(context, {"gin.settings.v1": {**SETTINGS, "speed": "ligero"}})
+        put_in_storage(page, {"gin.settings.v1": {**SETTINGS, "speed": "ligero"}})
         open_app(page, settings=None)
         settle(page)
         assert page.evaluate("window.ginApp.notices") == ["settings.reset_one"]
         assert page.get_by_role("dialog", name=OFFER).count() == 0
     finally:
-        close(context, page)
+        close(visitor, page)
 
 
 @pytest.mark.parametrize("moves", [0, 1])
-def test_the_days_offer_never_comes_over_a_match_the_player_has_begun(browser, open_app, challenge, moves):
+def test_the_days_offer_never_comes_over_a_match_the_player_has_begun(visitor, open_app, challenge, moves):
     save = challenge["receiver"]
     match = gin.Match.from_save(cut(save, 0))
     n = 0
     while sum(1 for e in match.view(0)["events"] if e.get("seat") == 0) < moves:
         match.apply({**save["actions"][n], "seat": match.to_act})
         n += 1
-    context, page = new_page(browser, "Europe/Madrid", utc("2026-12-05T10:00:00"))
+    context, page = new_page(visitor, "Europe/Madrid", utc("2026-12-05T10:00:00"))
     try:
-        put_in_storage(context, {MATCH_KEY: cut(save, n)})
+        put_in_storage(page, {MATCH_KEY: cut(save, n)})
         open_app(page, settings=SETTINGS)
         settle(page)
         assert page.get_by_role("dialog", name=OFFER).count() == (0 if moves else 1)
     finally:
-        close(context, page)
+        close(visitor, page)
 
 
 @pytest.mark.parametrize("lang", ["es", "en"])
-def test_a_days_link_opened_at_the_start_over_a_match_in_progress_asks_as_the_days(browser, open_app, challenge, lang):
-    context, page = new_page(browser, "Europe/Madrid", utc("2026-12-05T10:00:00"), size=PHONE)
+def test_a_days_link_opened_at_the_start_over_a_match_in_progress_asks_as_the_days(visitor, open_app, challenge, lang):
+    context, page = new_page(visitor, "Europe/Madrid", utc("2026-12-05T10:00:00"), size=PHONE)
     try:
-        put_in_storage(context, {MATCH_KEY: cut(challenge["receiver"], 0)})
+        put_in_storage(page, {MATCH_KEY: cut(challenge["receiver"], 0)})
         current = challenge["receiver"]["seed"]
         open_app(page, hash="#seed=DIA-2026-12-03", settings={**SETTINGS, "lang": lang})
         question = page.get_by_role("dialog", name="Otra partida" if lang == "es" else "Another match")
@@ -659,7 +675,7 @@ def test_a_days_link_opened_at_the_start_over_a_match_in_progress_asks_as_the_da
             button(page, "Open the daily one").click()
         page.wait_for_function("() => window.ginApp.view && window.ginApp.view.seed === 'DIA-2026-12-03'")
     finally:
-        close(context, page)
+        close(visitor, page)
 
 
 HOSTILE = ['{"days": ', "42", "null", '{"days": [{"day": "2026-02-30", "at": 1}], "older": 7}', "[" * 3000 + "]" * 3000,
@@ -667,8 +683,8 @@ HOSTILE = ['{"days": ', "42", "null", '{"days": [{"day": "2026-02-30", "at": 1}]
 
 
 @pytest.mark.parametrize("key", [DAILY_KEY, CHALLENGES_KEY])
-def test_unreadable_days_or_challenges_are_kept_aside_and_never_stop_the_table(browser, open_app, key):
-    context, page = new_page(browser, "Europe/Madrid", utc("2026-12-03T18:00:00"))
+def test_unreadable_days_or_challenges_are_kept_aside_and_never_stop_the_table(visitor, open_app, key):
+    context, page = new_page(visitor, "Europe/Madrid", utc("2026-12-03T18:00:00"))
     try:
         open_app(page, settings=SETTINGS)
         for value in HOSTILE:
@@ -683,15 +699,15 @@ def test_unreadable_days_or_challenges_are_kept_aside_and_never_stop_the_table(b
             kept = [s["raw"] for s in stored(page, ASIDE_KEY) or []]
             assert here == value or value in kept, (key, value[:40])
     finally:
-        close(context, page)
+        close(visitor, page)
 
 
-def test_the_days_and_the_challenges_travel_in_the_export_file(browser, open_app, challenge, tmp_path):
+def test_the_days_and_the_challenges_travel_in_the_export_file(visitor, open_app, challenge, tmp_path):
     days = {"days": [day_entry("2026-12-01", [130, 45]), day_entry("2026-12-02", [60, 101], gins=0)], "older": None, "declined": None}
     received = [{"at": 1_764_000_000_000, "seed": CHALLENGE_SEED, "rules": "traditional", "level": "normal", "from": summary(challenge["sender"]), "mine": None}]
-    context, page = new_page(browser, "Europe/Madrid", utc("2026-12-03T18:00:00"))
+    context, page = new_page(visitor, "Europe/Madrid", utc("2026-12-03T18:00:00"))
     try:
-        put_in_storage(context, {DAILY_KEY: days, CHALLENGES_V1: received})  # as the builds before v2 kept them
+        put_in_storage(page, {DAILY_KEY: days, CHALLENGES_V1: received})  # as the builds before v2 kept them
         open_app(page, settings=SETTINGS)
         button(page, "Menú").click()
         button(page, "Estadísticas").click()
@@ -702,12 +718,12 @@ def test_the_days_and_the_challenges_travel_in_the_export_file(browser, open_app
         data = json.loads(path.read_text())
         assert data["daily"]["days"] == days["days"] and data["challenges"] == received
     finally:
-        close(context, page)
+        close(visitor, page)
     # Another browser with a day of its own: the file's days and challenge are added, its own day stays.
-    context, page = new_page(browser, "Europe/Madrid", utc("2026-12-03T18:00:00"))
+    context, page = new_page(visitor, "Europe/Madrid", utc("2026-12-03T18:00:00"))
     try:
         own = day_entry("2026-12-02", [101, 20], gins=3)
-        put_in_storage(context, {DAILY_KEY: {"days": [own], "older": None, "declined": None}})
+        put_in_storage(page, {DAILY_KEY: {"days": [own], "older": None, "declined": None}})
         open_app(page, settings=SETTINGS)
         button(page, "Menú").click()
         button(page, "Estadísticas").click()
@@ -725,15 +741,15 @@ def test_the_days_and_the_challenges_travel_in_the_export_file(browser, open_app
         status.filter(has_text="No se ha importado nada.").wait_for()
         assert status.text_content() == "No se ha importado nada. Los resultados de la partida del día o los retos del archivo no son válidos."
     finally:
-        close(context, page)
+        close(visitor, page)
 
 
-def test_in_english(browser, open_app, challenge):
+def test_in_english(visitor, open_app, challenge):
     sent = summary(challenge["sender"])
-    context, page = new_page(browser, "Europe/London", utc("2026-12-03T18:00:00"), size=PHONE)
+    context, page = new_page(visitor, "Europe/London", utc("2026-12-03T18:00:00"), size=PHONE)
     try:
-        context.add_init_script(SHARE_STUB)
-        put_in_storage(context, {MATCH_KEY: challenge["sender"], CHALLENGES_KEY: {"version": 2, "challenges": [
+        page.add_init_script(SHARE_STUB)
+        put_in_storage(page, {MATCH_KEY: challenge["sender"], CHALLENGES_KEY: {"version": 2, "challenges": [
             {"at": 1_764_000_000_000, "seed": "DIA-2026-12-01", "rules": "traditional", "level": "hard", "from": sent, "mine": None}]}})
         open_app(page, settings={**SETTINGS, "lang": "en"})
         page.locator(".panel.match").wait_for()
@@ -766,4 +782,4 @@ def test_in_english(browser, open_app, challenge):
         assert alert.text_content().startswith("It cannot be opened")
         assert_readable(page, "paste in English")
     finally:
-        close(context, page)
+        close(visitor, page)

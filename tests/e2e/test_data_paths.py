@@ -38,7 +38,7 @@ def stats_shown(dialog) -> str:
     return dialog.locator(".stats-list, .stats-empty").first.inner_text()
 
 
-def test_paths_4_9_and_5_a_newer_builds_data_borrar_and_a_file_dated_ahead(context, page, open_app, tmp_path):
+def test_paths_4_9_and_5_a_newer_builds_data_borrar_and_a_file_dated_ahead(page, open_app, tmp_path):
     # Path 4: a newer build wrote a line of a rule profile this build does not know, and summed
     # totals of a newer format. Neither is ours to drop or rewrite.
     foreign = {"id": "deal1:FUTR-0001:40:00ff00ff00ff00ff", "seed": "FUTR-0001", "at": 1_700_000_000_000, "kind": "deal",
@@ -46,7 +46,7 @@ def test_paths_4_9_and_5_a_newer_builds_data_borrar_and_a_file_dated_ahead(conte
                "drawn": 0, "deals": 1, "deals_won": 0, "gins": 0, "big_gins": 0, "knocks": 0, "undercuts_made": 0,
                "undercuts_suffered": 0, "knock_count": 0, "knock_deadwood": 0, "new_field": [1, 2]}
     newer_totals = {"version": 3, "summed": "in a way this build does not know", "ids": ["aa"]}
-    put_in_storage(context, {MATCH_KEY: after_first_deal(KEPT), RECORDS_KEY: [foreign], TOTALS_KEY: newer_totals})
+    put_in_storage(page, {MATCH_KEY: after_first_deal(KEPT), RECORDS_KEY: [foreign], TOTALS_KEY: newer_totals})
     open_at(page, open_app)  # the stored match: its first deal, ended, is counted on opening
     page.evaluate("window.ginApp.idle()")
     lines = stored(page, RECORDS_KEY)
@@ -104,12 +104,12 @@ KILL_LOADS = """
 """
 
 
-def test_a_save_that_kills_the_engine_is_set_aside_not_loaded_again(context, page, open_app):
+def test_a_save_that_kills_the_engine_is_set_aside_not_loaded_again(page, open_app):
     # Item 3 of issue 36's review: the engine dies loading the stored match; the replacement
     # must not load it again (and die again, ending on the error screen): the save is kept
     # aside, the player told, and a new match is played.
     save = after_first_deal("KILL-0001")
-    put_in_storage(context, {MATCH_KEY: save})
+    put_in_storage(page, {MATCH_KEY: save})
     raw = json.dumps(save)
     page.add_init_script(KILL_LOADS)
     open_at(page, open_app)

@@ -79,11 +79,11 @@ def look_at_every_size(page, name: str) -> None:
 # --- 3. two tabs -------------------------------------------------------------------------------
 
 
-def test_two_tabs_one_plays_the_match_and_another_seed_is_another_match(context, page, open_app, wait_idle):
+def test_two_tabs_one_plays_the_match_and_another_seed_is_another_match(page, open_app, wait_idle):
     open_at(page, open_app, "TABS-0001")
     play_moves(page, wait_idle, 6)
     first = actions(page)
-    other = context.new_page()
+    other = page.context.new_page()
     other.emulate_media(reduced_motion="reduce")
     open_app(other)  # no seed in the URL: the saved match, which tab A plays
     sheet = other.get_by_role("dialog", name="Partida abierta en otra pestaña")
@@ -102,7 +102,7 @@ def test_two_tabs_one_plays_the_match_and_another_seed_is_another_match(context,
     page.wait_for_timeout(300)
     assert actions(page) == taken
     # A tab on another seed is another match: both play, neither resets the other.
-    third = context.new_page()
+    third = page.context.new_page()
     open_at(third, open_app, "TABS-0002")  # TABS-0001 is unfinished in another tab: the link asks
     third.get_by_role("button", name="Abrir la del enlace").click()
     third.wait_for_function("() => window.ginApp.view.seed === 'TABS-0002'")
@@ -188,9 +188,9 @@ def import_file(page, tmp_path, data, name):
     return status.inner_text()
 
 
-def test_an_import_never_removes_a_local_match_and_says_what_it_kept(context, page, open_app, tmp_path, finished_saves):
+def test_an_import_never_removes_a_local_match_and_says_what_it_kept(page, open_app, tmp_path, finished_saves):
     local = finished_saves[:48]
-    put_in_storage(context, {FINISHED_KEY: [{"at": T0 + i * 60_000, "save": s} for i, s in enumerate(local)]})
+    put_in_storage(page, {FINISHED_KEY: [{"at": T0 + i * 60_000, "save": s} for i, s in enumerate(local)]})
     open_at(page, open_app, "IMPO-0001")
     page.evaluate("window.ginApp.idle()")
     before = page.evaluate("(k) => localStorage.getItem(k)", FINISHED_KEY)
@@ -229,7 +229,7 @@ def test_an_import_never_removes_a_local_match_and_says_what_it_kept(context, pa
 # --- 2. unreadable collections ---------------------------------------------------------------------
 
 
-def test_unreadable_collections_are_kept_aside_and_offered_for_download(context, page, open_app, wait_idle, finished_saves):
+def test_unreadable_collections_are_kept_aside_and_offered_for_download(page, open_app, wait_idle, finished_saves):
     kept = json.dumps([{"at": T0 + i, "save": s} for i, s in enumerate(finished_saves[:3])])
     half = kept[: len(kept) // 2]
     page.add_init_script(
@@ -274,10 +274,10 @@ def test_unreadable_collections_are_kept_aside_and_offered_for_download(context,
 # --- 6. lockouts ---------------------------------------------------------------------------------
 
 
-def test_bad_settings_and_a_deep_save_never_stop_the_game(context, page, open_app):
+def test_bad_settings_and_a_deep_save_never_stop_the_game(page, open_app):
     deep = "[" * 5000 + "]" * 5000
     settings = {"speed": "instant", "level": "imposible", "profile": "custom", "custom": {"target": 7}, "lang": "es"}
-    put_in_storage(context, {SETTINGS_KEY: settings})
+    put_in_storage(page, {SETTINGS_KEY: settings})
     page.add_init_script(
         f"try {{ if (!sessionStorage.getItem('seeded')) {{ sessionStorage.setItem('seeded', '1'); localStorage.setItem({json.dumps(MATCH_KEY)}, {json.dumps(deep)}); }} }} catch (e) {{}}"
     )
@@ -363,8 +363,8 @@ def test_a_dead_worker_is_replaced_and_the_match_resumes(page, open_app, wait_id
 # --- 5. a full storage ----------------------------------------------------------------------------
 
 
-def test_a_full_storage_makes_room_from_old_replays_then_tells_after_a_reload(context, page, open_app, wait_idle, finished_saves):
-    put_in_storage(context, {FINISHED_KEY: [{"at": T0 + i, "save": s} for i, s in enumerate(finished_saves[:2])]})
+def test_a_full_storage_makes_room_from_old_replays_then_tells_after_a_reload(page, open_app, wait_idle, finished_saves):
+    put_in_storage(page, {FINISHED_KEY: [{"at": T0 + i, "save": s} for i, s in enumerate(finished_saves[:2])]})
     open_at(page, open_app, "FULL-0001")
     page.evaluate("window.ginApp.idle()")
     records = stored(page, RECORDS_KEY)
@@ -398,10 +398,10 @@ def deal_line(i, level, profile, won):
             "knock_count": int(won), "knock_deadwood": 4 if won else 0}
 
 
-def test_statistics_keep_recent_lines_and_sum_the_older_ones_without_changing_a_figure(context, page, open_app, tmp_path):
+def test_statistics_keep_recent_lines_and_sum_the_older_ones_without_changing_a_figure(page, open_app, tmp_path):
     levels, profiles = ["easy", "normal", "hard"], ["traditional", "standard", "custom"]
     lines = [deal_line(i, levels[i % 3], profiles[(i // 3) % 3], i % 4 == 0) for i in range(2100)]
-    put_in_storage(context, {RECORDS_KEY: lines})
+    put_in_storage(page, {RECORDS_KEY: lines})
     open_at(page, open_app, "TRIM-0001")
     button(page, "Menú").click()
     button(page, "Estadísticas").click()
@@ -443,14 +443,14 @@ HOSTILE = [
 ]
 
 
-def test_hostile_values_in_every_key_never_stop_the_table_nor_lose_another_key(context, page, open_app, wait_idle, finished_saves):
+def test_hostile_values_in_every_key_never_stop_the_table_nor_lose_another_key(page, open_app, wait_idle, finished_saves):
     """One booted page; each key gets two hostile values in turn (22 reloads in all)."""
     base = {
         MATCH_KEY: None,
         FINISHED_KEY: [{"at": T0, "save": finished_saves[0]}],
         SETTINGS_KEY: {"speed": "instant", "level": "easy"},
     }
-    put_in_storage(context, {FINISHED_KEY: base[FINISHED_KEY]})
+    put_in_storage(page, {FINISHED_KEY: base[FINISHED_KEY]})
     open_at(page, open_app, "FUZZ-0001")
     play_moves(page, wait_idle, 3)
     page.evaluate("window.ginApp.idle()")

@@ -5,6 +5,7 @@ in the page's storage before it loads, and everything is read from the screen: t
 from __future__ import annotations
 
 import copy
+import functools
 import json
 import shutil
 import sys
@@ -84,10 +85,11 @@ def with_a_bad_discard():
     return human, state
 
 
-def inject(context, saves, extra=None):
+def inject(page, saves, extra=None):
+    """Finished matches (and `extra` keys) in the page's storage before its scripts run."""
     items = {FINISHED_KEY: [{"at": 1_700_000_000_000 + i * 60_000, "save": s} for i, s in enumerate(saves)]}
     items.update(extra or {})
-    put_in_storage(context, items)
+    put_in_storage(page, items)
 
 
 def open_page(page, open_app, size=DESKTOP, seed="HIST-9999", settings=None, url=None):
@@ -173,8 +175,8 @@ def look_at_every_size(page, what, name):
         shoot(page, name, size)
     page.set_viewport_size({"width": DESKTOP[0], "height": DESKTOP[1]})
 
-def test_statistics_count_export_import_and_clear(page, open_app, context, matches, tmp_path):
-    inject(context, matches)
+def test_statistics_count_export_import_and_clear(page, open_app, matches, tmp_path):
+    inject(page, matches)
     open_page(page, open_app)
     expected = gin_stats.stats(matches)
     assert expected["counted"] == 3
@@ -280,10 +282,10 @@ def test_statistics_count_export_import_and_clear(page, open_app, context, match
     assert page.evaluate("document.activeElement.textContent") == "Estadísticas"
 
 
-def test_statistics_outlive_the_history_and_a_match_file_is_watched(page, open_app, context, matches, tmp_path):
+def test_statistics_outlive_the_history_and_a_match_file_is_watched(page, open_app, matches, tmp_path):
     """The record keeps counting matches no longer kept; a match file from elsewhere can be watched."""
     old = matches[1]
-    inject(context, [old, matches[2]])
+    inject(page, [old, matches[2]])
     open_page(page, open_app)
     page.evaluate(
         """(keys) => {
@@ -341,11 +343,11 @@ def before_a_computer_knock(seed="HIST-DEALS"):
             m.meta["levels"].append("hard")
 
 
-def test_deals_count_as_they_end_under_their_level_and_an_abandoned_match_keeps_them(page, open_app, context):
+def test_deals_count_as_they_end_under_their_level_and_an_abandoned_match_keeps_them(page, open_app):
     save = before_a_computer_knock()
     ended = len(gin.Match.from_save(save).results)
     assert ended >= 1 and save["meta"]["levels"][0] == "easy"
-    put_in_storage(context, {MATCH_KEY: save})
+    put_in_storage(page, {MATCH_KEY: save})
     # Opening the page counts the deals that had ended (as after a reload); then the computer's
     # knock ends one more deal, counted at once, under the level it was played at.
     open_page(page, open_app, seed=save["seed"])
@@ -387,9 +389,9 @@ def test_deals_count_as_they_end_under_their_level_and_an_abandoned_match_keeps_
     assert shown_stats(page)["deals"] == str(ended + 1) and shown_stats(page)["matches"] == "0"
 
 
-def test_clearing_in_the_middle_of_a_match_stays_cleared_and_an_import_restores_its_deals(page, open_app, context, tmp_path):
+def test_clearing_in_the_middle_of_a_match_stays_cleared_and_an_import_restores_its_deals(page, open_app, tmp_path):
     save = before_a_computer_knock()
-    put_in_storage(context, {MATCH_KEY: save})
+    put_in_storage(page, {MATCH_KEY: save})
     open_page(page, open_app, seed=save["seed"])
     page.wait_for_function("() => window.ginApp.ui.panel === 'deal'")
     wait_history(page)
@@ -485,9 +487,9 @@ KINDS = {"knock": "Cierre", "gin": "Gin", "big_gin": "Gin grande", "undercut": "
 
 
 @pytest.mark.alone
-def test_finished_match_is_kept_once_and_the_viewer_steps_through_it(page, open_app, context):
+def test_finished_match_is_kept_once_and_the_viewer_steps_through_it(page, open_app):
     save = saved("over-OVER-0001.json")
-    put_in_storage(context, {MATCH_KEY: save})
+    put_in_storage(page, {MATCH_KEY: save})
     open_page(page, open_app, seed="OVER-0001")
     assert page.get_by_role("dialog").get_by_role("button", name="Ver repetición").is_visible()
     lines = 1 + len(gin.Match.from_save(save).results)  # each deal, and the match
@@ -545,7 +547,7 @@ def test_finished_match_is_kept_once_and_the_viewer_steps_through_it(page, open_
 
 
 @pytest.mark.alone
-def test_review_marks_the_bad_discard_and_not_difficils_own_moves(page, open_app, context, matches):
+def test_review_marks_the_bad_discard_and_not_difficils_own_moves(page, open_app, matches):
     human, script = with_a_bad_discard()
     save = play("REVW-0001", "traditional", "hard", human, computer="normal")
     bad = script["bad"]
@@ -554,7 +556,7 @@ def test_review_marks_the_bad_discard_and_not_difficils_own_moves(page, open_app
     assert review["summary"]["differing"] == 1, review["differing"]
     entry = review["differing"][0]
     assert entry["human"] == {"type": "discard", "card": bad["card"]} and entry["hard"]["card"] == bad["hard"]
-    inject(context, [matches[0], save])
+    inject(page, [matches[0], save])
     open_page(page, open_app)
     games = open_from_menu(page, "Partidas")
     items = games.get_by_role("listitem")
@@ -612,9 +614,12 @@ def test_review_marks_the_bad_discard_and_not_difficils_own_moves(page, open_app
     assert_readable(page, "English review")
 
 
-def long_match(seed="REVIEW-LONG", target=500, least=40):
-    """A finished 53-deal match (custom profile to 500, normal against normal) and its deal count
-    (or another seed's match to `target`, of at least `least` deals)."""
+@functools.cache
+def long_match(seed="REVIEW-LONG", target=250, least=20):
+    """A finished 26-deal match (custom profile to 250, normal against normal) and its deal count
+    (or another seed's match to `target`, of at least `least` deals). Long enough for three extra
+    engines to take parts and for the progress to show in steps; each deal more costs the page's
+    engines and the CPython review below their time again (53 deals took a minute of CPU)."""
     rules = Rules.profile("custom", target=target)
     st = gin.arena.play_match("normal", "normal", seed, a_seat=0, rules=rules, keep_actions=True)
     m = gin.Match.new(seed=seed, rules=rules)
@@ -626,9 +631,14 @@ def long_match(seed="REVIEW-LONG", target=500, least=40):
 
 
 # Extra engines join the review of a match of 9 deals or more (web/screens/review.js HELPERS_FROM):
-# a match of 16 deals has them, and is reviewed in a third of the long one's time.
+# a match of 16 deals has them, with room for one to boot and take parts before the page's engine
+# is done; one of 10 deals is enough to show they are asked for (and not used without a snapshot).
 def mid_match():
     return long_match("REVIEW-MID-2", target=100, least=16)
+
+
+def short_mid_match():
+    return long_match("REVIEW-MID-3", target=100, least=10)
 
 
 # The machine's cores and memory as the page sees them: 8 cores and 8 GB, so the review may use
@@ -645,9 +655,20 @@ REVIEW_SHOWN = """() => {
 }"""
 
 
+_REVIEWS = {}
+
+
+def whole_review(save):
+    """gin's review of the whole match in CPython, once per match and process (53 deals: 8 s)."""
+    key = json.dumps(save, sort_keys=True)
+    if key not in _REVIEWS:
+        _REVIEWS[key] = gin_replay.review(save)
+    return _REVIEWS[key]
+
+
 def assert_review_is_the_whole_match_review(page, save):
     """What the viewer shows is what one `review` of the whole match gives (merged in step order)."""
-    want = gin_replay.review(save)
+    want = whole_review(save)
     shown = page.evaluate(REVIEW_SHOWN)
     assert shown["steps"] == [d["step"] for d in want["differing"]]
     s = want["summary"]
@@ -667,13 +688,13 @@ def only_the_page_engine_left(page):
 
 
 @pytest.mark.alone
-def test_a_long_match_is_reviewed_by_extra_engines_with_progress_while_the_viewer_answers(page, open_app, context, dist):
-    """A 53-deal match: the review is shared by the page's engine and three extra engine workers
+def test_a_long_match_is_reviewed_by_extra_engines_with_progress_while_the_viewer_answers(page, open_app, dist):
+    """A 26-deal match: the review is shared by the page's engine and three extra engine workers
     (they boot from the cached snapshot), shows its progress in deals done, the viewer steps at
     once meanwhile, the result is exactly the one-call review, and the extra workers are gone after."""
     save, deals = long_match()
-    inject(context, [save])
-    context.add_init_script(EIGHT_CORES)
+    inject(page, [save])
+    page.add_init_script(EIGHT_CORES)
     open_page(page, open_app)
     wait_snapshot_cached(page, snapshot_name(dist))
     assert len(page.workers) == 1  # the page's engine
@@ -745,11 +766,11 @@ def test_a_long_match_is_reviewed_by_extra_engines_with_progress_while_the_viewe
     assert_review_is_the_whole_match_review(page, save)
 
 
-def test_closing_the_viewer_mid_review_ends_its_extra_engines(page, open_app, context, dist):
+def test_closing_the_viewer_mid_review_ends_its_extra_engines(page, open_app, dist):
     """On 8 cores and 2 GB of memory one extra engine helps, offline too; closing the viewer ends it at once."""
     save, _ = mid_match()
-    inject(context, [save])
-    context.add_init_script(EIGHT_CORES + TWO_GB)
+    inject(page, [save])
+    page.add_init_script(EIGHT_CORES + TWO_GB)
     open_page(page, open_app)
     wait_snapshot_cached(page, snapshot_name(dist))
     games = open_from_menu(page, "Partidas")
@@ -760,11 +781,14 @@ def test_closing_the_viewer_mid_review_ends_its_extra_engines(page, open_app, co
     assert only_the_page_engine_left(page), f"{len(page.workers)} workers after closing"
     # Opened again offline, the review starts afresh (once the closed one has let go), the extra
     # engine boots from the service worker's cache all the same, and it ends.
-    context.set_offline(True)
-    games.get_by_role("listitem").nth(0).get_by_role("button").click()
-    page.wait_for_function("() => document.querySelector('.panel.viewer')?.dataset.reviewed === 'true'", timeout=90_000)
-    assert assert_review_is_the_whole_match_review(page, save)["engines"] == "2"
-    assert only_the_page_engine_left(page)
+    page.context.set_offline(True)  # the returning visitor's context: back online after
+    try:
+        games.get_by_role("listitem").nth(0).get_by_role("button").click()
+        page.wait_for_function("() => document.querySelector('.panel.viewer')?.dataset.reviewed === 'true'", timeout=90_000)
+        assert assert_review_is_the_whole_match_review(page, save)["engines"] == "2"
+        assert only_the_page_engine_left(page)
+    finally:
+        page.context.set_offline(False)
 
 
 def test_without_the_snapshot_the_page_engine_reviews_alone_and_the_extra_ones_write_nothing(page, open_app, context, make_server, dist, tmp_path):
@@ -774,8 +798,8 @@ def test_without_the_snapshot_the_page_engine_reviews_alone_and_the_extra_ones_w
     shutil.copytree(dist, site)
     (site / "snapshot" / snapshot_name(site)).unlink()
     srv = make_server(site)
-    save, deals = mid_match()
-    inject(context, [save])
+    save, deals = short_mid_match()
+    inject(page, [save])
     context.add_init_script(EIGHT_CORES)
     open_page(page, open_app, url=srv.url)
     wait_controlled(page)

@@ -1,6 +1,7 @@
 """Issue 36, "Every earlier build's data still loads": each folder of tests/fixtures/stored/ (the
-localStorage an earlier build of main left, what that build showed, its export file) is put into a
-fresh origin, today's build is opened once, and the player must find what that build showed:
+localStorage an earlier build of main left, what that build showed, its export file) is put into an
+origin with nothing stored (the returning visitor's, wiped: its service worker and cache do not
+touch the player's data), today's build is opened once, and the player must find what that build showed:
 
 - the match on the table at its move, deal, scores, hand and selected card (builds from e365d9b
   store the selection in gin.ui.v1; 32cdc7d did not), in the order the player gave it;
@@ -59,9 +60,9 @@ def load(fixture: str) -> tuple[dict, dict, dict | None]:
             json.loads(export.read_text()) if export.exists() else None)
 
 
-def put_raw(context, items: dict[str, str]) -> None:
+def put_raw(page, items: dict[str, str]) -> None:
     """The stored strings exactly as the old build left them, before any page script runs (once)."""
-    context.add_init_script(
+    page.add_init_script(
         "try { if (!sessionStorage.getItem('test.seeded')) { sessionStorage.setItem('test.seeded', '1'); "
         "for (const [k, v] of Object.entries(%s)) localStorage.setItem(k, v); } } catch (e) {}" % json.dumps(items)
     )
@@ -181,9 +182,9 @@ def import_after_clearing(player, page, export, tmp_path, expected_figures) -> N
 
 
 @pytest.mark.parametrize("fixture", FIXTURES)
-def test_an_earlier_builds_data_loads(fixture, context, page, open_app, player_class, server, tmp_path):
+def test_an_earlier_builds_data_loads(fixture, page, open_app, player_class, server, tmp_path):
     storage, expected, export = load(fixture)
-    put_raw(context, storage)
+    put_raw(page, storage)
     page.set_viewport_size({"width": 1280, "height": 800})
     page.emulate_media(reduced_motion="reduce")
     open_app(page, settings={})

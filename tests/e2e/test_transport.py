@@ -213,7 +213,13 @@ def _longer_than_any_match() -> dict:
     from gin.rules import Rules
 
     sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
-    from notation import greedy
+    # bench/notation.py reads its repeat count from sys.argv[1] as it is imported: pytest's own
+    # arguments there (a run of one process, -n 0) failed this test before it began.
+    argv, sys.argv = sys.argv, sys.argv[:1]
+    try:
+        from notation import greedy
+    finally:
+        sys.argv = argv
 
     m = Match.new(seed="LONG-0001", rules=Rules.profile("traditional"))
     rng = random.Random(2)
@@ -224,13 +230,13 @@ def _longer_than_any_match() -> dict:
     return save
 
 
-def test_a_stored_save_longer_than_any_match_is_set_aside_and_the_page_comes_up(context, page, open_app, wait_idle):
+def test_a_stored_save_longer_than_any_match_is_set_aside_and_the_page_comes_up(page, open_app, wait_idle):
     """Issue 36, item 10: a kept save too long for a match (crafted, or grown by a bug) is refused
     at once (too_long) instead of keeping the engine busy, set aside, told, and a new match starts."""
     from test_table_more import put_in_storage
 
     save = _longer_than_any_match()
-    put_in_storage(context, {"gin.match.v1": save})
+    put_in_storage(page, {"gin.match.v1": save})
     ready = open_app(page)
     view = wait_idle(page)
     assert ready["seed"] != save["seed"] and view["legal"], ready
