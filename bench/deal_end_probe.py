@@ -6,7 +6,8 @@ tap on "Siguiente" (the page's first tap: the sound's unlock too) and the next d
 `python3 bench/deal_end_probe.py` once dist/ is built (BENCH_DIST: another build;
 BENCH_DEAL_END_RUNS: runs, default 1; BENCH_DEAL_END_TRACE=<path>: a DevTools trace of the last
 run written there, and its main thread's tasks of 10 ms of CPU or more listed with their parts:
-elements restyled, objects laid out, scripts)."""
+elements restyled, objects laid out, scripts; and the run's totals: all tasks, scripts, restyle,
+layout, paint, with the elements restyled)."""
 
 from __future__ import annotations
 
@@ -109,6 +110,12 @@ def summarize(events: list[dict]) -> None:
     styled = Counter((e.get("pid"), e.get("tid")) for e in events if e.get("name") == "UpdateLayoutTree")
     main = styled.most_common(1)[0][0] if styled else None
     on = sorted((e for e in events if (e.get("pid"), e.get("tid")) == main and e.get("ph") == "X" and "dur" in e), key=lambda e: e["ts"])
+    # The whole run's totals on that thread (thread time, ms; what compares two builds run one
+    # after the other on a loaded machine better than any one frame's wall time).
+    kinds = ("ThreadControllerImpl::RunTask", "FunctionCall", "UpdateLayoutTree", "Layout", "PrePaint", "Paint", "Layerize")
+    total = {k: sum(e.get("tdur", 0) for e in on if e["name"] == k) / 1000 for k in kinds}
+    restyled = sum(e.get("args", {}).get("elementCount", 0) for e in on if e["name"] == "UpdateLayoutTree")
+    print("  main thread, whole run (thread ms): " + ", ".join(f"{k.split('::')[-1]} {v:.0f}" for k, v in total.items()) + f"; elements restyled {restyled}")
     tasks = [e for e in on if e["name"] == "ThreadControllerImpl::RunTask" and e.get("tdur", 0) > 10_000]
     skip = {"RunTask", "ThreadControllerImpl::RunTask", "BlinkScheduler_PerformMicrotaskCheckpoint", "Receive mojo message", "SimpleWatcher::OnHandleReady", "UpdateLayer", "PaintImage"}
     for task in tasks:
