@@ -6,7 +6,9 @@ tap on "Siguiente" (the page's first tap: the sound's unlock too) and the next d
 `python3 bench/deal_end_probe.py` once dist/ is built (BENCH_DIST: another build;
 BENCH_DEAL_END_RUNS: runs, default 1; BENCH_DEAL_END_TRACE=<path>: a DevTools trace of the last
 run written there, and its main thread's tasks of 10 ms of CPU or more listed with their parts:
-elements restyled, objects laid out, scripts)."""
+elements restyled, objects laid out, scripts; and the run's totals: all tasks, scripts, restyle,
+layout, paint, with the elements restyled; BENCH_DEAL_END_SELECTORS=1: with the selector
+statistics of the restyles)."""
 
 from __future__ import annotations
 
@@ -22,6 +24,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "e2e" / "saves"))
 RUNS = int(os.environ.get("BENCH_DEAL_END_RUNS", "1"))
 TRACE = os.environ.get("BENCH_DEAL_END_TRACE")  # a path: a DevTools trace of the last run
+# With a trace: Chromium's selector statistics too (what matching each rule cost in the restyles).
+SELECTORS = os.environ.get("BENCH_DEAL_END_SELECTORS") == "1"
 
 
 def save_before_computer_ends_deal() -> dict:
@@ -66,7 +70,7 @@ def run_once(browser, url: str, save: dict, trace: str | None) -> list[str]:
     events = []
     if trace:
         cdp.on("Tracing.dataCollected", lambda e: events.extend(e["value"]))
-        cdp.send("Tracing.start", {"categories": "devtools.timeline,disabled-by-default-devtools.timeline,disabled-by-default-devtools.timeline.stack,toplevel", "transferMode": "ReportEvents"})
+        cdp.send("Tracing.start", {"categories": ("disabled-by-default-blink.debug," if SELECTORS else "") + "devtools.timeline,disabled-by-default-devtools.timeline,disabled-by-default-devtools.timeline.stack,toplevel", "transferMode": "ReportEvents"})
     page.goto(url + f"#seed={save['seed']}")
     page.wait_for_function("() => window.ginApp && window.ginApp.ui.panel === 'deal'", timeout=120_000, polling=50)
     page.wait_for_function("() => document.querySelector('.overlay[data-key=\"panel:deal\"]:not([data-building])') && !document.querySelector('[data-flying]')", timeout=60_000, polling=50)
@@ -109,6 +113,20 @@ def summarize(events: list[dict]) -> None:
     styled = Counter((e.get("pid"), e.get("tid")) for e in events if e.get("name") == "UpdateLayoutTree")
     main = styled.most_common(1)[0][0] if styled else None
     on = sorted((e for e in events if (e.get("pid"), e.get("tid")) == main and e.get("ph") == "X" and "dur" in e), key=lambda e: e["ts"])
+    # The whole run's totals on that thread (thread time, ms; what compares two builds run one
+    # after the other on a loaded machine better than any one frame's wall time).
+    kinds = ("ThreadControllerImpl::RunTask", "FunctionCall", "UpdateLayoutTree", "Layout", "PrePaint", "Paint", "Layerize")
+    total = {k: sum(e.get("tdur", 0) for e in on if e["name"] == k) / 1000 for k in kinds}
+    restyled = sum(e.get("args", {}).get("elementCount", 0) for e in on if e["name"] == "UpdateLayoutTree")
+    print("  main thread, whole run (thread ms): " + ", ".join(f"{k.split('::')[-1]} {v:.0f}" for k, v in total.items()) + f"; elements restyled {restyled}")
+    stats = [e["args"]["selector_stats"]["selector_timings"] for e in events if e.get("name") == "SelectorStats" and "selector_stats" in e.get("args", {})]
+    if stats:  # BENCH_DEAL_END_SELECTORS=1
+        cost = Counter()
+        for timings in stats:
+            for x in timings:
+                cost[x["selector"]] += x["elapsed (us)"]
+        print(f"  selector matching in the restyles: {sum(cost.values()) / 1000:.0f} ms of {total['UpdateLayoutTree']:.0f} ms; the costliest: "
+              + "; ".join(f"{k} {v / 1000:.1f} ms" for k, v in cost.most_common(5)))
     tasks = [e for e in on if e["name"] == "ThreadControllerImpl::RunTask" and e.get("tdur", 0) > 10_000]
     skip = {"RunTask", "ThreadControllerImpl::RunTask", "BlinkScheduler_PerformMicrotaskCheckpoint", "Receive mojo message", "SimpleWatcher::OnHandleReady", "UpdateLayer", "PaintImage"}
     for task in tasks:
