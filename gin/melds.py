@@ -74,8 +74,42 @@ def _runs13(s: int) -> tuple[int, ...]:
     return found
 
 
+# The sets of rank r when the suits holding it are the 4-bit pattern p:
+# _SETS[r][p] = ((meld mask, value), ...), the whole set first and, for four
+# of a kind, each three of them (without the lowest suit's card first).
+_SETS: list[list[tuple[tuple[int, int], ...]]] = []
+for _r in range(13):
+    _row: list[tuple[tuple[int, int], ...]] = []
+    for _p in range(16):
+        _bits = [1 << (13 * _k + _r) for _k in range(4) if (_p >> _k) & 1]
+        _full = sum(_bits)
+        _value = min(_r + 1, 10)
+        if len(_bits) == 3:
+            _row.append(((_full, 3 * _value),))
+        elif len(_bits) == 4:
+            _row.append(((_full, 4 * _value), *((_full ^ _b, 3 * _value) for _b in _bits)))
+        else:
+            _row.append(())
+    _SETS.append(_row)
+del _r, _p, _row, _bits, _full, _value
+
+# The runs of suit k's 13-bit pattern s, placed in the hand: _SUIT_RUNS[k][s].
+_SUIT_RUNS: tuple[dict[int, tuple[tuple[int, int], ...]], ...] = ({}, {}, {}, {})
+
+
+def _suit_runs(k: int, s: int) -> tuple[tuple[int, int], ...]:
+    found = _SUIT_RUNS[k].get(s)
+    if found is None:
+        found = _SUIT_RUNS[k][s] = tuple((run << (13 * k), _VALUE13[run]) for run in _runs13(s))
+    return found
+
+
 def _meld_masks(mask: int) -> list[tuple[int, int]]:
-    """All melds inside ``mask`` as ``(meld_mask, value)``, in a fixed order."""
+    """All melds inside ``mask`` as ``(meld_mask, value)``, in a fixed order:
+    the sets by rank, then the runs by suit (each by its lowest card, then length).
+
+    The melds of ``mask`` less some cards are the melds here that avoid them,
+    in the same order (``discard_deadwood_masks`` relies on it)."""
     s0 = mask & _SUIT
     s1 = (mask >> 13) & _SUIT
     s2 = (mask >> 26) & _SUIT
@@ -86,18 +120,15 @@ def _meld_masks(mask: int) -> list[tuple[int, int]]:
         low = three & -three
         three ^= low
         r = low.bit_length() - 1
-        bits = [low << (13 * k) for k, s in enumerate((s0, s1, s2, s3)) if s & low]
-        value = min(r + 1, 10)
-        full = bits[0] | bits[1] | bits[2] | (bits[3] if len(bits) == 4 else 0)
-        melds.append((full, value * len(bits)))
-        if len(bits) == 4:
-            for b in bits:
-                melds.append((full ^ b, value * 3))
-    for k, s in enumerate((s0, s1, s2, s3)):
-        if s & (s >> 1) & (s >> 2):
-            shift = 13 * k
-            for run in _runs13(s):
-                melds.append((run << shift, _VALUE13[run]))
+        melds.extend(_SETS[r][(s0 >> r & 1) | (s1 >> r & 1) << 1 | (s2 >> r & 1) << 2 | (s3 >> r & 1) << 3])
+    if s0 & (s0 >> 1) & (s0 >> 2):
+        melds.extend(_suit_runs(0, s0))
+    if s1 & (s1 >> 1) & (s1 >> 2):
+        melds.extend(_suit_runs(1, s1))
+    if s2 & (s2 >> 1) & (s2 >> 2):
+        melds.extend(_suit_runs(2, s2))
+    if s3 & (s3 >> 1) & (s3 >> 2):
+        melds.extend(_suit_runs(3, s3))
     return melds
 
 
@@ -192,7 +223,17 @@ def solve(mask: int) -> tuple[int, tuple[int, ...]]:
         return hit
     if mask.bit_count() > _BIG:
         return _pack_by_rank(mask)
-    melds = _meld_masks(mask)
+    return _solve_melds(mask, _meld_masks(mask))
+
+
+def _solve_melds(mask: int, melds: list[tuple[int, int]]) -> tuple[int, tuple[int, ...]]:
+    """``solve(mask)`` given ``_meld_masks(mask)`` (or the same list got by filtering a
+    bigger hand's: the same melds in the same order, hence the same packing)."""
+    hit = _CACHE.get(mask)
+    if hit is not None:
+        return hit
+    if mask.bit_count() > _BIG:
+        return _pack_by_rank(mask)
     if melds:
         melded, packing = _pack(melds)
         result = (mask_value(mask) - melded, packing)
@@ -212,11 +253,13 @@ def discard_deadwood_masks(mask: int) -> dict[int, int]:
     """For each card of ``mask`` (as a bit index): the deadwood left without it.
 
     Only the cards that can be melded need a new search: removing a card that
-    is in no meld leaves the melds as they were.
+    is in no meld leaves the melds as they were.  The melds without a card are
+    this hand's melds that avoid it, so they are listed once.
     """
-    points, _ = solve(mask)
+    melds = _meld_masks(mask)
+    points = _solve_melds(mask, melds)[0]
     union = 0
-    for m, _v in _meld_masks(mask):
+    for m, _v in melds:
         union |= m
     out = {}
     rest = mask
@@ -225,10 +268,54 @@ def discard_deadwood_masks(mask: int) -> dict[int, int]:
         rest ^= low
         i = low.bit_length() - 1
         if low & union:
-            out[i] = solve(mask ^ low)[0]
+            out[i] = _solve_melds(mask ^ low, [x for x in melds if not x[0] & low])[0]
         else:
             out[i] = points - _POINTS[i]
     return out
+
+
+def least_discard(mask: int, skip: int = -1) -> tuple[int, int]:
+    """``(deadwood, card)``: the discard that leaves the least deadwood, the
+    higher card on a tie, then the lower bit index; never ``skip`` (a bit index).
+
+    The same as the least of ``discard_deadwood_masks`` by ``(deadwood,
+    -points, card)``, but a melded card is solved only if it could win:
+    without a card of ``p`` points a hand keeps at least its deadwood less
+    ``p`` (that card as deadwood would give the hand that much).
+    """
+    melds = _meld_masks(mask)
+    points = _solve_melds(mask, melds)[0]
+    union = 0
+    for m, _v in melds:
+        union |= m
+    best = None
+    rest = mask & ~union
+    if skip >= 0:
+        rest &= ~(1 << skip)
+    while rest:  # a loose card leaves exactly the deadwood less its points
+        low = rest & -rest
+        rest ^= low
+        i = low.bit_length() - 1
+        p = _POINTS[i]
+        key = (points - p, -p, i)
+        if best is None or key < best:
+            best = key
+    rest = mask & union
+    if skip >= 0:
+        rest &= ~(1 << skip)
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        i = low.bit_length() - 1
+        p = _POINTS[i]
+        if best is not None and (points - p, -p, i) > best:
+            continue
+        key = (_solve_melds(mask ^ low, [x for x in melds if not x[0] & low])[0], -p, i)
+        if best is None or key < best:
+            best = key
+    if best is None:
+        raise ValueError("no card to discard")
+    return best[0], best[2]
 
 
 @dataclass(frozen=True, slots=True)

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..melds import discard_deadwood_masks
+from ..melds import least_discard
 from .knowledge import NEAR2, Knowledge
 from .habits import mixed_knocks
 from .model_data import OPP_DEADWOOD, OPP_KNOCK, OPP_KNOCK_DEADWOOD
@@ -67,7 +67,7 @@ def gin_outs(k: Knowledge, hand10: int, weight: dict[int, float]) -> float:
     p = 0.0
     for c, x in weight.items():
         if (NEAR2[c] & hand10).bit_count() >= 2:
-            if min(discard_deadwood_masks(hand10 | (1 << c)).values()) == 0:
+            if least_discard(hand10 | (1 << c))[0] == 0:
                 p += x
     return p
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ..melds import _meld_masks, _packings, discard_deadwood_masks, mask_value, meld_kind, solve
+from ..melds import _meld_masks, _packings, discard_deadwood_masks, least_discard, mask_value, meld_kind, solve
 from .habits import knock_deadwoods
 from .knock import knock_call
 from .pool import DECIDE_POOL
@@ -273,14 +273,13 @@ class Evaluator:
             return hit
         f = self.f
         d0 = solve(hand)[0]
-        dd = discard_deadwood_masks(hand)
-        least = min(dd.values())
+        least = least_discard(hand)[0]
         total = 0.0
         for p, x in self.by_points:
             total += x * f(min(d0, least + p))
         for c, x in self.weight.items():
             if (NEAR2[c] & hand).bit_count() >= 2:
-                after = min(discard_deadwood_masks(hand | (1 << c)).values())
+                after = least_discard(hand | (1 << c))[0]
                 plain = min(d0, least + POINTS[c])
                 if after < plain:
                     total += x * (f(after) - f(plain))
@@ -455,15 +454,12 @@ def _hard_discard(
 def _stock_value(k: Knowledge, ev: Evaluator, hand: int) -> float:
     """Expected score after drawing from the stock and discarding by least deadwood."""
     d0 = solve(hand)[0]
-    dd = discard_deadwood_masks(hand)
-    least_card = min(dd, key=lambda i: (dd[i], -POINTS[i], i))
-    least = dd[least_card]
+    least, least_card = least_discard(hand)
     total = 0.0
     for c, x in ev.weight.items():
         with_c = hand | (1 << c)
         if (NEAR2[c] & hand).bit_count() >= 2:
-            dd2 = discard_deadwood_masks(with_c)
-            d = min(dd2, key=lambda i: (dd2[i], -POINTS[i], i))
+            d = least_discard(with_c)[1]
             after = with_c & ~(1 << d)
         elif d0 <= least + POINTS[c]:
             after = hand
@@ -533,7 +529,7 @@ def decide_hard(
             meld = _meld_with(with_top, t)
             if meld:
                 return took, {"code": "completes_meld", "card": _NAMES[t], "meld": meld}
-            after = min(v for i, v in discard_deadwood_masks(with_top).items() if i != t)
+            after = least_discard(with_top, t)[0]
             return took, {"code": "take_upcard" if upcard else "take_discard", "card": _NAMES[t], "deadwood": after}
         if upcard:
             return {"type": "pass"}, {"code": "pass_upcard", "card": _NAMES[t]}

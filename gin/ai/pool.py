@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..melds import discard_deadwood_masks, solve
+from ..melds import least_discard, solve
 from .knowledge import _SAME_RANK, NEAR2, POINTS, RUN_PAIRS, bits, mask_of, seeded_index
 
 Action = dict[str, Any]
@@ -109,8 +109,7 @@ def decide_greedy(view: dict[str, Any]) -> Decision:
     if _may_take(view):
         t = mask_of(view["discard"][-1:]).bit_length() - 1
         now = solve(hand)[0]
-        dd = discard_deadwood_masks(hand | (1 << t))
-        after = min(v for i, v in dd.items() if i != t)
+        after = least_discard(hand | (1 << t), t)[0]
         return _draw(view, after < now, "take_discard")
     if "draw" in _kinds(view):
         return {"type": "draw", "from": "stock"}, "draw_stock"

@@ -36,8 +36,8 @@ import random
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..melds import _layoffs, discard_deadwood_masks, mask_value, solve
-from .knowledge import _SAME_RANK, POINTS, RUN_PAIRS, Knowledge, bits, view_key
+from ..melds import _layoffs, least_discard, mask_value, solve
+from .knowledge import _SAME_RANK, RUN_PAIRS, Knowledge, bits, view_key
 from .policy import (
     _NAMES, HARD, Decision, _best_knock, _knock_action, _kinds, _stock_value, decide_hard, discard_scores,
     hard_evaluator,
@@ -182,9 +182,7 @@ def _joins(hand: int, card: int) -> bool:
 def _wants(hand: int, card: int, mode: str) -> bool:
     if mode == "melds":
         return _joins(hand, card)
-    dd = discard_deadwood_masks(hand | (1 << card))
-    least = min(v for i, v in dd.items() if i != card)
-    return least < solve(hand)[0] - 1
+    return least_discard(hand | (1 << card), card)[0] < solve(hand)[0] - 1
 
 
 _MEMO: dict[tuple[int, int | None], tuple[int, int]] = {}
@@ -197,17 +195,10 @@ def _discard(hand: int, taken: int | None) -> tuple[int, int]:
     hit = _MEMO.get((hand, taken))
     if hit is not None:
         return hit
-    best = -1
-    best_key = None
-    for i, v in discard_deadwood_masks(hand).items():
-        if i == taken:
-            continue
-        key = (v, -POINTS[i])
-        if best_key is None or key < best_key:
-            best_key, best = key, i
+    dw, best = least_discard(hand, -1 if taken is None else taken)
     if len(_MEMO) >= _MEMO_LIMIT:
         _MEMO.clear()
-    hit = _MEMO[(hand, taken)] = (best, best_key[0])
+    hit = _MEMO[(hand, taken)] = (best, dw)
     return hit
 
 
