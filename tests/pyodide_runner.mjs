@@ -39,7 +39,6 @@ if (boot === "snapshot") {
   const integrity = "sha256-" + createHash("sha256").update(packed).digest("base64");
   if (integrity !== manifest.snapshot.integrity) throw new Error("the snapshot in dist/ does not match the manifest");
   const restore = await readFile(path.join(distDir, "runtime", "snapshot.js"), "utf8");
-  const stdlibGuard = await readFile(path.join(distDir, "runtime", "stdlib.js"), "utf8");
   // The page's own code: the XOR with the wasm's data segments undone, and
   // the guard that fetches the stdlib for an import that comes before it.
   const shared = {};
@@ -51,14 +50,23 @@ if (boot === "snapshot") {
   pyodide = await loadPyodide({ ...options, stdLibURL: path.join(distDir, manifest.build.stdlib_stub), _loadSnapshot: snapshot });
   const afterRestore = /const AFTER_RESTORE = `([^`]*)`/.exec(restore)[1];
   pyodide.runPython(afterRestore);
-  pyodide.runPython(/const STDLIB_GUARD = `([^`]*)`/.exec(stdlibGuard)[1]);
-  const stdlib = await readFile(path.join(distDir, manifest.build.stdlib));
-  const zipPath = pyodide.globals.get("_stdlib_zip");
+  // The worker's own guard (runtime/stdlib.js), its synchronous fetch served
+  // from dist/ and counted.
   extra.stdlib_fetches = 0;
-  pyodide.globals.get("_guard_stdlib")(() => {
-    extra.stdlib_fetches += 1;
-    pyodide.FS.writeFile(zipPath, stdlib);
-  });
+  const stdlib = await readFile(path.join(distDir, manifest.build.stdlib));
+  globalThis.XMLHttpRequest = class {
+    open(method, url, async) {
+      if (async !== false || !url.endsWith(manifest.build.stdlib)) throw new Error(`unexpected request ${url}`);
+    }
+    send() {
+      extra.stdlib_fetches += 1;
+      this.status = 200;
+      this.response = stdlib.buffer.slice(stdlib.byteOffset, stdlib.byteOffset + stdlib.byteLength);
+    }
+  };
+  const { deferStdlib } = await import(pathToFileURL(path.join(distDir, "runtime", "stdlib.js")).href);
+  const timings = {};
+  deferStdlib(pyodide, manifest.build.stdlib, timings);
   extra.early_import = () => {
     // After the match, a module the snapshot never imported, the stdlib not yet there.
     extra.stdlib_fetches_for_the_match = extra.stdlib_fetches;

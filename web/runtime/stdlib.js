@@ -9,40 +9,55 @@
 
 import { fetchShipped } from "./protocol.js";
 
-const STDLIB_GUARD = `
-import sys
+// The guard: a JS object first in sys.meta_path, whose find_spec Python's
+// import system calls for every import (undefined is None: "not mine, ask
+// the next finder"); the first call fetches the zip. A JS object and not
+// Python source: compiling a class at every start cost 45-70 ms of the way
+// to playable (bench/README.md, "Where a repeat visit's CPU goes").
+function guard(stdlib) {
+  let fetch = () => fetchNow(stdlib);
+  stdlib.guard = {
+    find_spec() {
+      const now = fetch;
+      fetch = null; // once; it stays in meta_path until the page's fetch lands
+      if (now) now();
+      return undefined;
+    },
+  };
+  const metaPath = stdlib.sys.meta_path;
+  metaPath.insert(0, stdlib.guard);
+  metaPath.destroy();
+}
 
-_stdlib_zip = next(p for p in sys.path if p.endswith(".zip"))
+function unguard(stdlib) {
+  const metaPath = stdlib.sys.meta_path;
+  const at = metaPath.toJs({ depth: 1 }).indexOf(stdlib.guard);
+  if (at >= 0) metaPath.pop(at);
+  metaPath.destroy();
+}
 
-class _StdlibGuard:
-    def __init__(self, fetch):
-        self.fetch = fetch
-    def find_spec(self, name, path=None, target=None):
-        fetch, self.fetch = self.fetch, None  # once; it stays in meta_path until the page's fetch lands
-        if fetch is not None:
-            fetch()
-        return None
-
-def _guard_stdlib(fetch):
-    sys.meta_path.insert(0, _StdlibGuard(fetch))
-
-def _unguard_stdlib():
-    sys.meta_path[:] = [f for f in sys.meta_path if type(f).__name__ != "_StdlibGuard"]
-`;
+// Where the snapshot expects the zip: the .zip on sys.path.
+function zipPath(stdlib) {
+  const path = stdlib.sys.path;
+  const found = path.toJs().find((entry) => entry.endsWith(".zip"));
+  path.destroy();
+  return found;
+}
 
 // The zip's state in one restored interpreter:
 //   pyodide    the interpreter
 //   url        the real zip's URL
-//   zipPath    where the snapshot expects it in Pyodide's file system
+//   sys        Python's sys module (a PyProxy)
+//   guard      the finder in sys.meta_path (guard)
 //   installed  written there already (by whichever way came first)
 //   timings    ready's timings: stdlib (how it came), stdlib_ms (when, since deferStdlib)
 //   t0         performance.now() at deferStdlib
 function install(stdlib, bytes, how) {
   if (stdlib.installed) return;
   stdlib.installed = true;
-  stdlib.pyodide.FS.writeFile(stdlib.zipPath, new Uint8Array(bytes));
+  stdlib.pyodide.FS.writeFile(zipPath(stdlib), new Uint8Array(bytes));
   // Not in the middle of an import (the synchronous way): the guard, spent, stays.
-  if (how !== "sync") stdlib.pyodide.runPython("_unguard_stdlib()");
+  if (how !== "sync") unguard(stdlib);
   stdlib.timings.stdlib = how;
   stdlib.timings.stdlib_ms = Math.round(performance.now() - stdlib.t0);
 }
@@ -69,11 +84,7 @@ async function fetchDeferred(stdlib) {
 // Guards `pyodide`'s imports and gives the fetch to run once the page is
 // playable (a function returning a promise that never rejects).
 export function deferStdlib(pyodide, url, timings) {
-  const stdlib = { pyodide, url, zipPath: null, installed: false, timings, t0: performance.now() };
-  pyodide.runPython(STDLIB_GUARD);
-  stdlib.zipPath = pyodide.globals.get("_stdlib_zip");
-  const guard = pyodide.globals.get("_guard_stdlib");
-  guard(() => fetchNow(stdlib));
-  guard.destroy();
+  const stdlib = { pyodide, url, sys: pyodide.pyimport("sys"), guard: null, installed: false, timings, t0: performance.now() };
+  guard(stdlib);
   return () => fetchDeferred(stdlib);
 }
