@@ -7,16 +7,15 @@ decision the page shows a note exactly when the twin's coach gives one whose
 advice was not given yet in the deal, naming the twin's better move in words;
 never a dialog, never in the way of the next move; readable in both
 languages; dismissed, and turned off, from the note itself. A move that
-follows Difícil's own hint gets none.
+follows Difícil's own hint gets none. Nothing here is about a first visit: the
+pages are the worker's returning visitor's (`page`, `phone`: tests/e2e/conftest.py).
 """
 
 from __future__ import annotations
 
 import json
 
-import pytest
-
-from conftest import SETTINGS_KEY, assert_readable, guard_context, watch_errors
+from conftest import SETTINGS_KEY, assert_readable
 from test_table import button, settle, shoot
 
 from gin import bridge
@@ -112,16 +111,6 @@ def next_deal(page) -> bool:
 
 def notes(page):
     return page.get_by_role("status", name="Entrenador")
-
-
-@pytest.fixture
-def phone(browser):
-    ctx = guard_context(browser.new_context(locale="es-ES", viewport=PHONE, has_touch=True, is_mobile=True))
-    pg = watch_errors(ctx.new_page())
-    yield pg
-    foreign, errors = list(ctx.foreign), list(pg.errors)
-    ctx.close()
-    assert not foreign and not errors, (foreign, errors)
 
 
 def test_the_coach_speaks_once_per_advice_names_the_better_move_and_gets_out_of_the_way(phone, open_app):

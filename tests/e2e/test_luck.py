@@ -5,6 +5,9 @@ yet) opens on the deal result; Difícil plays the same deal again on an extra
 engine worker (never on the page's engine) and the panel shows both lines,
 with exactly the points and endings of the engine's `duplicate` computed here
 in CPython from the same save, at 390×844 and 1280×800, in both languages.
+That is a returning visitor's page (`page`: tests/e2e/conftest.py), whose
+snapshot is cached; a first visit, with none cached yet, starts no extra engine
+and the result is there as always (the one test here on a fresh context).
 """
 
 from __future__ import annotations
@@ -14,8 +17,9 @@ import sys
 from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 
+import pytest
+
 from conftest import SETTINGS_KEY, assert_readable
-from test_boot import snapshot_name, wait_snapshot_cached
 from test_table import button, settle, shoot
 from test_history import FINISHED_KEY, least_deadwood, play
 from test_table_more import ACK_KEY, MATCH_KEY, put_in_storage
@@ -104,7 +108,27 @@ def es_signed(x: float) -> str:
     return f"+{text}" if x > 0 else f"\u2212{text}" if x < 0 else text
 
 
-def test_hard_with_your_cards_comprobar_and_your_play_without_the_luck(context, page, open_app, dist):
+def deal_result_stored(page, save: dict, more: dict | None = None) -> None:
+    """The page opens on deal 1's result of `save`, not closed yet, at 390×844 (`more`: other keys to store)."""
+    put_in_storage(page, {MATCH_KEY: save, ACK_KEY: {"seed": SEED, "deal": 0}, **(more or {})})
+    page.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
+    page.emulate_media(reduced_motion="reduce")
+
+
+@pytest.mark.first_visit
+def test_on_a_first_visit_the_deal_result_opens_and_closes_as_always_with_no_snapshot_cached(page, open_app):
+    deal_result_stored(page, deal_one_ended())
+    open_app(page, hash=f"#seed={SEED}", settings={"speed": "instant", "level": "normal"})
+    settle(page)
+    # A first visit: no snapshot cached yet, so no extra engine can start: no line, no error
+    # (an error fails the test: tests/e2e/conftest.py), and the result is there to close as always.
+    assert page.evaluate("window.ginApp.ui.panel") == "deal"
+    button(page, "Siguiente").click()
+    view = settle(page)
+    assert view["deal_number"] == 2 and page.evaluate("window.ginApp.ui.panel") is None
+
+
+def test_hard_with_your_cards_comprobar_and_your_play_without_the_luck(page, open_app):
     save = deal_one_ended()
     dup = call(bridge.duplicate, save=save, deal=1)
     done = play(DONE, "traditional", "normal", least_deadwood, computer="normal")
@@ -113,19 +137,11 @@ def test_hard_with_your_cards_comprobar_and_your_play_without_the_luck(context, 
     # Difícil with your cards on every deal of the finished match, as an earlier page kept them.
     deals = len(gin.Match.from_save(done).results)
     earlier = [kept(call(bridge.duplicate, save=done, deal=n)["record"]) for n in range(1, deals + 1)]
-    put_in_storage(context, {MATCH_KEY: save, ACK_KEY: {"seed": SEED, "deal": 0},
-                             FINISHED_KEY: [{"at": 1_700_000_000_000, "save": done}],
-                             DUPLICATE_KEY: {"version": 1, "records": earlier, "totals": None}})
-    page.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
-    page.emulate_media(reduced_motion="reduce")
+    deal_result_stored(page, save, {FINISHED_KEY: [{"at": 1_700_000_000_000, "save": done}],
+                                    DUPLICATE_KEY: {"version": 1, "records": earlier, "totals": None}})
+    # A returning visitor's page: the extra engine boots from the cached snapshot.
     open_app(page, hash=f"#seed={SEED}", settings={"speed": "instant", "level": "normal"})
     settle(page)
-    # A first visit: no snapshot cached yet, so no extra engine can start: no line, no error,
-    # and the result is there to close as always.
-    assert page.evaluate("window.ginApp.ui.panel") == "deal"
-    wait_snapshot_cached(page, snapshot_name(dist))
-    # The page reloaded on the same unclosed result: the extra engine boots from the snapshot.
-    open_app(page, reload=True)
     panel = page.get_by_role("dialog", name="Mano 1", exact=False)
     panel.wait_for()
     page.wait_for_selector(".panel.deal .duplicate:not(.pending)", timeout=30_000)
@@ -135,7 +151,7 @@ def test_hard_with_your_cards_comprobar_and_your_play_without_the_luck(context, 
         dup["points"]["player"], dup["points"]["hard"], dup["points"]["difference"]]
     # Played on a worker of its own beside the page's engine, which stays free for the player.
     assert len(page.workers) == 2
-    # Kept for Estadísticas: the engine's record, once (the reload asked for it again).
+    # Kept for Estadísticas: the engine's record.
     page.wait_for_function("(k) => JSON.parse(localStorage.getItem(k)).records.length > %d" % len(earlier), arg=DUPLICATE_KEY)
     stored = json.loads(page.evaluate("(k) => localStorage.getItem(k)", DUPLICATE_KEY))
     assert stored["records"] == earlier + [kept(dup["record"])]
@@ -152,6 +168,8 @@ def test_hard_with_your_cards_comprobar_and_your_play_without_the_luck(context, 
         assert line.is_visible()
         assert_readable(page, f"duplicate line {lang} {size}")
         shoot(page, f"luck-deal-{lang}", size)
+    # Once, though the reload into English asked for it again.
+    assert json.loads(page.evaluate("(k) => localStorage.getItem(k)", DUPLICATE_KEY)) == stored
     # Closing the result plays on as always.
     button(page, "Next").click()
     view = settle(page)

@@ -1,6 +1,11 @@
 """The guided first deal (issue 24): offered on a first visit, run from start
 to end by following its bar, skippable at every step from the rules page
-with the player's match kept as it was, and never in the statistics."""
+with the player's match kept as it was, and never in the statistics.
+
+The page's "first visit" is what its storage says (play/tutorial.js firstVisit:
+no settings, no match, no guide flag, no seed in the address), not the
+browser's: the worker's returning visitor (`page`, `phone`: tests/e2e/conftest.py),
+its storage wiped between tests, is one, so no test here needs a fresh context."""
 
 from __future__ import annotations
 
@@ -9,7 +14,7 @@ import json
 import pytest
 
 from conftest import SETTINGS_KEY, assert_accessible, assert_readable
-from test_coach import PHONE, phone  # noqa: F401  (the phone fixture: 390×844, touch)
+from test_coach import PHONE
 from test_table import button, settle, shoot
 
 GUIDE = "GUIA-0130"
@@ -184,28 +189,25 @@ def assert_fits(page, bar_key, where, shots=False):
     page.set_viewport_size({"width": 360, "height": 740})
 
 
-def test_the_guided_deal_and_its_offer_fit_every_screen_without_scrolling_or_covering_a_control(browser, open_app):
-    ctx = browser.new_context(locale="es-ES", viewport={"width": 360, "height": 740}, has_touch=True, is_mobile=True)
-    page = ctx.new_page()
-    try:
-        page.emulate_media(reduced_motion="reduce")
-        open_app(page, settings={})
-        settle(page)
-        assert_fits(page, "tutorial-offer", "tutorial-offer", shots=True)
-        page.get_by_role("region", name="Partida guiada").get_by_role("button", name="Partida guiada", exact=True).click()
-        settle(page)
-        for n in range(1, STEPS + 1):
-            page.wait_for_function("n => document.querySelector('[data-key=tutorial-bar]')?.dataset.step === String(n)", arg=n)
-            assert_fits(page, "tutorial-bar", f"tutorial-step{n}", shots=n in (1, 3))  # the first step, and the longest text
-            target = page.evaluate("window.ginApp.ui.hintTarget")
-            if n == 3 and target.startswith("card:"):
-                # The card picked: the longest prompt ("Has elegido …: descártala con …") under the piles.
-                page.locator(f'.hand [data-card="{target[5:]}"]').click(position={"x": 8, "y": 20})
-                assert page.locator(".messages").inner_text().startswith("Has elegido")
-                assert_fits(page, "tutorial-bar", "tutorial-picked", shots=True)
-                button(page, "Descartar").click()
-                settle(page)
-                continue
-            follow_step(page, n)
-    finally:
-        ctx.close()
+def test_the_guided_deal_and_its_offer_fit_every_screen_without_scrolling_or_covering_a_control(phone, open_app):
+    page = phone
+    page.set_viewport_size({"width": 360, "height": 740})  # the small phone the bar was found on
+    page.emulate_media(reduced_motion="reduce")
+    open_app(page, settings={})
+    settle(page)
+    assert_fits(page, "tutorial-offer", "tutorial-offer", shots=True)
+    page.get_by_role("region", name="Partida guiada").get_by_role("button", name="Partida guiada", exact=True).click()
+    settle(page)
+    for n in range(1, STEPS + 1):
+        page.wait_for_function("n => document.querySelector('[data-key=tutorial-bar]')?.dataset.step === String(n)", arg=n)
+        assert_fits(page, "tutorial-bar", f"tutorial-step{n}", shots=n in (1, 3))  # the first step, and the longest text
+        target = page.evaluate("window.ginApp.ui.hintTarget")
+        if n == 3 and target.startswith("card:"):
+            # The card picked: the longest prompt ("Has elegido …: descártala con …") under the piles.
+            page.locator(f'.hand [data-card="{target[5:]}"]').click(position={"x": 8, "y": 20})
+            assert page.locator(".messages").inner_text().startswith("Has elegido")
+            assert_fits(page, "tutorial-bar", "tutorial-picked", shots=True)
+            button(page, "Descartar").click()
+            settle(page)
+            continue
+        follow_step(page, n)
