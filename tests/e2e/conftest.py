@@ -262,7 +262,14 @@ def page(request):
         yield pg
         _page_errors(pg)
         return
-    visitor = request.getfixturevalue("returning")
+    with _tab_of(request.getfixturevalue("returning")) as pg:
+        yield pg
+
+
+@contextlib.contextmanager
+def _tab_of(visitor):
+    """A new page of `visitor` (a ReturningVisitor) whose errors fail the test; the visitor's
+    end (its pages closed, the storage wiped) after the test."""
     pg = watch_errors(visitor.start())
     try:
         yield pg
@@ -433,13 +440,9 @@ def phone(returning_phone):
     """A page on a touch phone at 390×844 (touch and mobile: a context of its own kind), a
     returning visitor's as `page` is, with `.cdp` (a DevTools session, for real touch events);
     errors fail the test, as with `page`."""
-    pg = watch_errors(returning_phone.start())
-    pg.cdp = returning_phone.context.new_cdp_session(pg)
-    try:
+    with _tab_of(returning_phone) as pg:
+        pg.cdp = returning_phone.context.new_cdp_session(pg)
         yield pg
-    finally:
-        returning_phone.end()
-    _page_errors(pg)
 
 
 @pytest.fixture

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from conftest import _MAYBE_FOREIGN, _is_foreign
 from test_table import button, settle, setup, ui
+from test_table_phone import touch
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
@@ -445,15 +446,10 @@ def test_a_touch_drag_reorders_the_hand(phone, open_app):
     first = page.locator(f'.hand [data-card="{cards[0]}"]').bounding_box()
     last = page.locator(f'.hand [data-card="{cards[-1]}"]').bounding_box()
     y = first["y"] + first["height"] / 2
-
-    def touch(kind, x):
-        points = [] if kind == "touchEnd" else [{"x": x, "y": y}]
-        page.cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
-
-    touch("touchStart", first["x"] + 8)
+    touch(page, "touchStart", first["x"] + 8, y)
     for i in range(1, 9):
-        touch("touchMove", first["x"] + 8 + (last["x"] + last["width"] - 4 - first["x"] - 8) * i / 8)
-    touch("touchEnd", 0)
+        touch(page, "touchMove", first["x"] + 8 + (last["x"] + last["width"] - 4 - first["x"] - 8) * i / 8, y)
+    touch(page, "touchEnd")
     settle(page)
     assert hand_names(page) == before[1:] + before[:1]
     assert ui(page)["selected"] is None  # a drag is not a tap
