@@ -30,8 +30,6 @@ from gin import Card, Match, Rules  # noqa: E402
 from gin.melds import discard_deadwood_masks  # noqa: E402
 from gin.notation import MAX_CHARS, dumps, parse  # noqa: E402
 
-REPEATS = int(sys.argv[1]) if len(sys.argv) > 1 else 5
-
 #: Runs in CPython and in Pyodide alike: TEXTS is filled in; the last expression is the result.
 CODE = """
 import json, time
@@ -119,9 +117,9 @@ def in_pyodide(code: str) -> dict | None:
     return ai_bench.in_pyodide(node, code, "Pyodide: ")
 
 
-def main() -> None:
-    code = CODE % {"texts": texts(), "repeats": REPEATS}
-    print(f"-- the match as text: {REPEATS} repeats; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+def main(repeats: int = 5) -> None:
+    code = CODE % {"texts": texts(), "repeats": repeats}
+    print(f"-- the match as text: {repeats} repeats; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     scope: dict = {}
     t0 = time.perf_counter()
     exec(compile(code.replace("\njson.dumps(out)", "\nresult = json.dumps(out)"), "cpython", "exec"), scope)
@@ -132,4 +130,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else 5)

@@ -213,13 +213,7 @@ def _longer_than_any_match() -> dict:
     from gin.rules import Rules
 
     sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
-    # bench/notation.py reads its repeat count from sys.argv[1] as it is imported: pytest's own
-    # arguments there (a run of one process, -n 0) failed this test before it began.
-    argv, sys.argv = sys.argv, sys.argv[:1]
-    try:
-        from notation import greedy
-    finally:
-        sys.argv = argv
+    from notation import greedy
 
     m = Match.new(seed="LONG-0001", rules=Rules.profile("traditional"))
     rng = random.Random(2)
