@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import _wait_ready
+from conftest import _WIPE, Server, _page_errors, _wait_ready, guard_context, watch_errors
 from test_runtime import MATCH_KEY, play_moves
 from tools.wasmdata import xor_wasm_data
 
@@ -146,6 +146,51 @@ def expand_sparse(stored: bytes) -> bytes:
 
 def snapshot_name(site: Path) -> str:
     return Path(json.loads((site / "manifest.json").read_text())["snapshot"]["url"]).name
+
+
+@pytest.fixture(scope="module")
+def visited(browser, dist):
+    """A server of dist/ of its own (its own origin, so its own service worker) and a context
+    that has made its first visit there: the snapshot booted from the network, the service
+    worker in control, the build and the snapshot in its cache. The tests that start from
+    there and damage or hold what it keeps share it (see `revisit`); each leaves the snapshot
+    cached again, as a returning player has it."""
+    srv = Server()
+    ctx = guard_context(browser.new_context(locale="es-ES"))
+    try:
+        pg = ctx.new_page()
+        pg.goto(srv.url)
+        assert _wait_ready(pg)["timings"]["boot"] == "snapshot"
+        wait_controlled(pg)
+        wait_snapshot_cached(pg, snapshot_name(dist))
+        pg.close()
+        assert not ctx.foreign, ctx.foreign
+        yield ctx, srv
+    finally:
+        ctx.close()
+        srv.stop()
+
+
+@pytest.fixture
+def revisit(visited, dist):
+    """A new page of `visited`'s context, on a small file of its origin, and its server: the
+    player's storage wiped (local storage, IndexedDB: the wheel a fallback boot kept) and the
+    snapshot's failure notes deleted, so the test starts as a second visit after a good first
+    one; the snapshot is in the service worker's cache. Page errors fail the test."""
+    ctx, srv = visited
+    ctx.requests.clear()
+    pg = watch_errors(ctx.new_page())
+    pg.goto(srv.url + "app.webmanifest")  # any page of the origin, no script of the app's
+    assert pg.evaluate(_WIPE) is not None
+    pg.evaluate("async () => { for (const k of await caches.keys()) if (k.startsWith('gin-snapshot-notes')) await caches.delete(k); }")
+    assert cached_snapshot(pg, snapshot_name(dist)), "the shared origin lost its snapshot"
+    ctx.requests.clear()
+    try:
+        yield pg, srv
+    finally:
+        pg.close()
+    assert not ctx.foreign, f"requests to other hosts: {ctx.foreign}"
+    _page_errors(pg)
 
 
 def test_snapshot_boot_plays_the_same_match_and_works_offline(context, page, open_app, make_server, wait_idle, dist):
@@ -295,30 +340,31 @@ def test_unusable_snapshot_falls_back_to_the_normal_boot(broken, context, page, 
         if visit == 0:
             wait_controlled(page)
             time.sleep(1)  # the service worker has kept what it could
-    # A snapshot that failed twice is not downloaded again for this build
-    # (one not served is asked for at each visit: a 404 costs nothing).
+    # The third visit, offline with the server stopped, comes up from what the
+    # service worker keeps, with the reason. A snapshot that failed twice is
+    # not downloaded again for this build (one not served is asked for at each
+    # visit: a 404 costs nothing): no request for it (one the engine's worker
+    # made would be listed here, failed or not, and its reason would be
+    # not_cached).
     requests = len(snapshot_requests(context))
-    ready = fresh_match(page, open_app, wait_idle, srv.url)[0]
+    ready, _ = offline_reload(context, page, open_app, wait_idle, srv)
+    assert ready["timings"]["boot"] in ("cache", "micropip")
     assert ready["timings"]["snapshot_fallback"] == FALLBACKS[broken]
     if broken != "missing":
         assert len(snapshot_requests(context)) == requests <= 2, snapshot_requests(context)
 
-    ready, _ = offline_reload(context, page, open_app, wait_idle, srv)
-    assert ready["timings"]["boot"] in ("cache", "micropip")
-    assert ready["timings"]["snapshot_fallback"] == FALLBACKS[broken]
-
 
 @pytest.mark.parametrize("damage", ["garbage", "one_byte"])
-def test_a_garbage_snapshot_in_cache_is_deleted_and_fetched_again(damage, context, page, open_app, make_server, wait_idle, dist):
+def test_a_garbage_snapshot_in_cache_is_deleted_and_fetched_again(damage, revisit, open_app, wait_idle, dist):
     """A cached snapshot that cannot be restored costs one visit: it is
     deleted, and the next visit boots from a fresh copy (issue 19). Garbage,
     or the service worker's sparse copy with one byte of its pages changed
-    (its headers kept): the hash the service worker kept beside it says so."""
-    srv = make_server()
+    (its headers kept): the hash the service worker kept beside it says so.
+    After a first visit (`visited`), the snapshot cached: the copy is damaged
+    before the next visit."""
+    page, srv = revisit
+    context = page.context
     name = snapshot_name(dist)
-    assert open_app(page, url=srv.url)["timings"]["boot"] == "snapshot"
-    wait_controlled(page)
-    wait_snapshot_cached(page, name)
     planted = page.evaluate(
         """async ([raw, damage]) => {
              const url = new URL("snapshot/" + raw, location.href).href;
@@ -344,7 +390,7 @@ def test_a_garbage_snapshot_in_cache_is_deleted_and_fetched_again(damage, contex
     )
     assert planted
 
-    ready = open_app(page, reload=True)
+    ready = open_app(page, url=srv.url)
     assert ready["timings"]["boot"] in ("cache", "micropip")
     assert ready["timings"]["snapshot_fallback"] == "hash_mismatch"
     assert page.locator("#app[data-boot=ready]").count() == 1
@@ -464,10 +510,11 @@ def test_a_new_build_replaces_the_cached_snapshot(context, page, open_app, make_
 
 
 class WedgedWorker:
-    """The service worker of `url`, its thread held in an endless loop through DevTools: it can
-    answer no event (a fetch event sent to it is never answered, as one handed to a worker in the
-    instant it stops: issue 36, item 12). `answers(page)` asks it something only its fetch
-    handler answers."""
+    """The service worker of `url`, its thread held through DevTools (paused by its debugger at the
+    next statement it runs: the next event's handler): it can answer no event (a fetch event sent
+    to it is never answered, as one handed to a worker in the instant it stops: issue 36, item 12),
+    and, unlike a thread held in an endless loop, it burns no CPU while held. `answers(page)` asks
+    it something only its fetch handler answers."""
 
     def __init__(self, context, page, url: str) -> None:
         self.cdp = context.browser.new_browser_cdp_session()
@@ -481,10 +528,13 @@ class WedgedWorker:
             page.wait_for_timeout(100)
         assert len(targets) == 1, targets
         self.session = self.cdp.send("Target.attachToTarget", {"targetId": targets[0]["targetId"], "flatten": False})["sessionId"]
-        self._send("Runtime.evaluate", {"expression": "setTimeout(() => { for (;;) {} }, 0)"})
+        self.sent = 0
+        self._send("Debugger.enable", {})
+        self._send("Debugger.pause", {})
 
     def _send(self, method: str, params: dict) -> None:
-        message = json.dumps({"id": 1, "method": method, "params": params})
+        self.sent += 1
+        message = json.dumps({"id": self.sent, "method": method, "params": params})
         self.cdp.send("Target.sendMessageToTarget", {"sessionId": self.session, "message": message})
 
     @staticmethod
@@ -495,11 +545,12 @@ class WedgedWorker:
         )
 
     def release(self) -> None:
-        self._send("Runtime.terminateExecution", {})
+        self._send("Debugger.resume", {})
+        self._send("Debugger.disable", {})
         self.cdp.detach()
 
 
-def test_a_returning_visit_comes_up_while_its_service_worker_cannot_answer(context, page, open_app, make_server, dist):
+def test_a_returning_visit_comes_up_while_its_service_worker_cannot_answer(revisit, dist):
     """Issue 36, item 12: whatever state the service worker is in, the page comes up. A worker
     that answers nothing stands for the one Chromium stops in the instant a returning visit hands
     it the navigation (the old build's worker, asked to stop as soon as idle once its last page
@@ -508,14 +559,14 @@ def test_a_returning_visit_comes_up_while_its_service_worker_cannot_answer(conte
     by a fetch event: the visit loads and says what is wrong; once the worker answers again,
     the retry boots. Deterministic: without the routes the navigation waits on the held worker
     and never loads. (Chromium gives the engine's Web Worker no routes: its files still pass
-    through the worker, hence the start timeout.)"""
-    srv = make_server()
-    open_app(page, url=srv.url)
+    through the worker, hence the start timeout.) The first visit is `visited`'s: the service
+    worker in control, the build and the snapshot in its cache."""
+    page, srv = revisit
     wait_controlled(page)
     wait_snapshot_cached(page, snapshot_name(dist))
-    wedged = WedgedWorker(context, page, srv.url)
+    wedged = WedgedWorker(page.context, page, srv.url)
     try:
-        # The loop starts on the worker's thread a moment after DevTools is asked (a probe sent
+        # The pause reaches the worker's thread a moment after DevTools is asked (a probe sent
         # before may still be answered, on a loaded machine): held once a probe goes unanswered.
         deadline = time.monotonic() + 20
         while WedgedWorker.answers(page, srv.url):

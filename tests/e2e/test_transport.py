@@ -142,7 +142,10 @@ class _PlainHandler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
-def test_a_static_host_without_headers_keeps_the_pages_policy(page, open_app, dist):
+def test_a_static_host_without_headers_keeps_the_pages_policy(context, page, open_app, dist):
+    """A host of its own (another origin): in a fresh context (the `context` fixture), not the
+    returning visitor's, which a visit to another origin ends (tests/e2e/conftest.py: the next
+    test of the worker would make its first visit again)."""
     handler = lambda *a, **kw: _PlainHandler(*a, directory=str(dist), **kw)  # noqa: E731
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
