@@ -252,14 +252,16 @@ def deadwood_of_mask(mask: int) -> int:
 def discard_deadwood_masks(mask: int) -> dict[int, int]:
     """For each card of ``mask`` (as a bit index): the deadwood left without it.
 
-    Only the cards that can be melded need a new search: removing a card that
-    is in no meld leaves the melds as they were.  The melds without a card are
-    this hand's melds that avoid it, so they are listed once.
+    Only the cards of the best packing's melds need a new search: removing any
+    other card (deadwood there, in a meld or not) leaves that packing as it was,
+    and no arrangement without a card of ``p`` points has less than the
+    deadwood less ``p`` (that card as deadwood would beat the best).  The melds
+    without a card are this hand's melds that avoid it, so they are listed once.
     """
     melds = _meld_masks(mask)
-    points = _solve_melds(mask, melds)[0]
+    points, packing = _solve_melds(mask, melds)
     union = 0
-    for m, _v in melds:
+    for m in packing:
         union |= m
     out = {}
     rest = mask
@@ -274,25 +276,44 @@ def discard_deadwood_masks(mask: int) -> dict[int, int]:
     return out
 
 
+_LEAST: dict[int, tuple[int, int]] = {}
+_LEAST_LIMIT = 100_000
+
+
 def least_discard(mask: int, skip: int = -1) -> tuple[int, int]:
+    """``(deadwood, card)``: the discard that leaves the least deadwood (see
+    ``_least_discard``), remembered: hard values the same hands' discards again and
+    again (a hand plus each card it could draw, for each discard it weighs)."""
+    key = (skip + 1) << 52 | mask
+    hit = _LEAST.get(key)
+    if hit is not None:
+        return hit
+    if len(_LEAST) >= _LEAST_LIMIT:
+        _LEAST.clear()
+    hit = _LEAST[key] = _least_discard(mask, skip)
+    return hit
+
+
+def _least_discard(mask: int, skip: int = -1) -> tuple[int, int]:
     """``(deadwood, card)``: the discard that leaves the least deadwood, the
     higher card on a tie, then the lower bit index; never ``skip`` (a bit index).
 
     The same as the least of ``discard_deadwood_masks`` by ``(deadwood,
-    -points, card)``, but a melded card is solved only if it could win:
-    without a card of ``p`` points a hand keeps at least its deadwood less
-    ``p`` (that card as deadwood would give the hand that much).
+    -points, card)`` (a card outside the best packing's melds leaves exactly the
+    deadwood less its points), but a card of that packing is solved only if it
+    could win: without a card of ``p`` points a hand keeps at least its
+    deadwood less ``p`` (that card as deadwood would give the hand that much).
     """
     melds = _meld_masks(mask)
-    points = _solve_melds(mask, melds)[0]
+    points, packing = _solve_melds(mask, melds)
     union = 0
-    for m, _v in melds:
+    for m in packing:
         union |= m
     best = None
     rest = mask & ~union
     if skip >= 0:
         rest &= ~(1 << skip)
-    while rest:  # a loose card leaves exactly the deadwood less its points
+    while rest:  # a card outside the packing leaves exactly the deadwood less its points
         low = rest & -rest
         rest ^= low
         i = low.bit_length() - 1

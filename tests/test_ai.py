@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import random
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -18,11 +19,15 @@ from gin.view import deal_view
 LEVELS = ai.ARENA_LEVELS
 
 
-def _positions(n_matches: int, *, rules: Rules | None = None, every: int = 1, tag: str = "pos"):
+def _positions(
+    n_matches: int, *, rules: Rules | None = None, every: int = 1, tag: str = "pos",
+    keep: Callable[[dict], bool] | None = None,
+):
     """Positions reached by mixed play: ``(match, seat)`` snapshots rebuilt from saves.
 
     The players mix random moves (to reach odd positions) with baseline and
-    easy play (so that deals reach knocks).
+    easy play (so that deals reach knocks). ``keep`` (of the seat's view) picks
+    which of the positions are returned; the play is the same with or without it.
     """
     out = []
     rng = random.Random(f"{tag}-{n_matches}")
@@ -32,7 +37,7 @@ def _positions(n_matches: int, *, rules: Rules | None = None, every: int = 1, ta
         while not m.over and len(m.results) < 3 and steps < 400:
             seat = m.to_act
             view = m.view(seat)
-            if steps % every == 0:
+            if steps % every == 0 and (keep is None or keep(view)):
                 out.append((m.to_save(), seat))
             level = rng.choice(("random", "baseline", "baseline", "easy"))
             m.apply(ai.choose(view, level))
@@ -54,7 +59,19 @@ def _check_legal(deal: Deal, view: dict, action: dict) -> None:
 
 @pytest.fixture(scope="module")
 def positions():
-    return _positions(40, every=2)
+    """~950 positions. The tests below need: 3,000 level decisions (9 levels here: 8,500),
+    more than 20 knocks among them (95), more than 300 fairness checks (a third of the
+    positions, twice: 630) and four of hard's reasons in a quarter of them (all eleven
+    come): each at least twice what it asks, a margin no change of the players' play
+    can eat (the count of positions per match hardly moves)."""
+    return _positions(16, every=2)
+
+
+@pytest.fixture(scope="module")
+def matches(positions):
+    """Each position's match, replayed from its save once for the module (a test that
+    changes one plays on a copy)."""
+    return [Match.from_save(save) for save, _ in positions]
 
 
 def choose_every_level(view: dict) -> dict[str, dict]:
@@ -82,21 +99,19 @@ def legal_at_every_level(m: Match, view: dict) -> dict[str, dict]:
 
 
 @pytest.fixture(scope="module")
-def choices(positions):
+def choices(positions, matches):
     """Every level's choice at every position (``{level: action}`` in the positions' order),
     made once: the legality test checks each of them, the fairness tests compare against them."""
     out = []
-    for save, seat in positions:
-        view = Match.from_save(save).view(seat)
-        out.append(choose_every_level(view))
+    for (_, seat), m in zip(positions, matches, strict=True):
+        out.append(choose_every_level(m.view(seat)))
     return out
 
 
-def test_every_decision_is_legal_at_every_level(positions, choices):
+def test_every_decision_is_legal_at_every_level(positions, matches, choices):
     knocks = 0
     count = 0
-    for (save, seat), chosen in zip(positions, choices, strict=True):
-        m = Match.from_save(save)
+    for (_, seat), m, chosen in zip(positions, matches, choices, strict=True):
         view = m.view(seat)
         for level in LEVELS:
             _check_legal(m.deal, view, chosen[level])
@@ -109,11 +124,10 @@ def test_every_decision_is_legal_at_every_level(positions, choices):
 def test_knock_arrangements_are_valid_when_a_knock_is_legal():
     """Positions where a knock is legal, in bulk: each level's knock replays in the engine."""
     seen = 0
-    for save, seat in _positions(40, tag="knock"):
+    for save, seat in _positions(40, tag="knock", keep=lambda view: any(a["type"] == "knock" for a in view["legal"])):
         m = Match.from_save(save)
         view = m.view(seat)
-        if not any(a["type"] == "knock" for a in view["legal"]):
-            continue
+        assert any(a["type"] == "knock" for a in view["legal"])
         seen += 1
         legal_at_every_level(m, view)
     assert seen > 30
@@ -170,13 +184,13 @@ def _hidden_shuffle(m: Match, seat: int, rng: random.Random) -> None:
     deal.stock_list = new_stock
 
 
-def test_fairness_hidden_cards_and_stock_order_do_not_matter(positions, choices):
+def test_fairness_hidden_cards_and_stock_order_do_not_matter(positions, matches, choices):
     rng = random.Random(5)
     checked = 0
-    for (save, seat), before in zip(positions[::3], choices[::3], strict=True):
-        view = Match.from_save(save).view(seat)
+    for (_, seat), m, before in zip(positions[::3], matches[::3], choices[::3], strict=True):
+        view = m.view(seat)
         for _ in range(2):
-            other = Match.from_save(save)
+            other = m.copy()
             _hidden_shuffle(other, seat, rng)
             other_view = other.view(seat)
             assert other_view == view  # the swap is invisible to this seat
@@ -187,27 +201,26 @@ def test_fairness_hidden_cards_and_stock_order_do_not_matter(positions, choices)
     assert checked > 300
 
 
-def test_the_seed_is_not_read(positions, choices):
-    for (save, seat), before in zip(positions[::25], choices[::25], strict=True):
-        other = Match.from_save(save).view(seat)
+def test_the_seed_is_not_read(positions, matches, choices):
+    for (_, seat), m, before in zip(positions[::25], matches[::25], choices[::25], strict=True):
+        other = m.view(seat)
         other["seed"] = "SOMETHING-ELSE"
         assert choose_every_level(other) == before
 
 
-def test_same_view_same_decision(positions):
-    for save, seat in positions[::20]:
-        view = Match.from_save(save).view(seat)
+def test_same_view_same_decision(positions, matches):
+    for (_, seat), m in zip(positions[::20], matches[::20], strict=True):
+        view = m.view(seat)
         for level in LEVELS:
             first = ai.choose(copy.deepcopy(view), level)
             assert ai.choose(copy.deepcopy(view), level) == first
     assert ai.choose(view, "hard") == ai.hint(view)["action"]
 
 
-def test_hint_is_a_legal_hard_action_with_a_known_reason(positions):
+def test_hint_is_a_legal_hard_action_with_a_known_reason(positions, matches):
     reasons = set()
     keys: dict[str, set] = {}
-    for save, seat in positions[::4]:
-        m = Match.from_save(save)
+    for (_, seat), m in zip(positions[::4], matches[::4], strict=True):
         view = m.view(seat)
         h = ai.hint(view)
         assert set(h) == {"action", "reason", "why"}

@@ -80,19 +80,26 @@ def positions():
     return _positions(10, every=4, tag="sampler")
 
 
-def test_the_estimate_is_a_function_of_the_view_only(positions):
+@pytest.fixture(scope="module")
+def matches(positions):
+    """Each position's match, replayed from its save once for the module (the estimate's
+    test shuffles a copy)."""
+    return [Match.from_save(save) for save, _ in positions]
+
+
+def test_the_estimate_is_a_function_of_the_view_only(positions, matches):
     """The same view gives the same danger, card by card, and the same decision of
     ``hard:danger_model=2``, whatever the opponent's hidden cards, the stock order
     and the seed."""
     rng = random.Random(34)
     checked = 0
-    for save, seat in positions:
-        view = Match.from_save(save).view(seat)
+    for (_, seat), m in zip(positions, matches, strict=True):
+        view = m.view(seat)
         if view["phase"] not in ("discard", "draw"):
             continue
         s = sampler.Sampled(Knowledge(view), n=40)
         want = [s.danger(c) for c in range(52)]
-        other = Match.from_save(save)
+        other = m.copy()
         _hidden_shuffle(other, seat, rng)
         other_view = other.view(seat)
         other_view["seed"] = "SOMETHING-ELSE"
@@ -104,15 +111,14 @@ def test_the_estimate_is_a_function_of_the_view_only(positions):
     assert checked > 40
 
 
-def test_the_samples_differ_from_one_position_to_the_next(positions):
+def test_the_samples_differ_from_one_position_to_the_next(positions, matches):
     """Seeded from the position: two positions do not draw the same hands."""
-    keys = {sampler.position_key(Knowledge(Match.from_save(save).view(seat))) for save, seat in positions}
+    keys = {sampler.position_key(Knowledge(m.view(seat))) for (_, seat), m in zip(positions, matches, strict=True)}
     assert len(keys) == len(positions)
 
 
-def test_hard_with_the_sampler_plays_only_legal_moves(positions):
-    for save, seat in positions[::2]:
-        m = Match.from_save(save)
+def test_hard_with_the_sampler_plays_only_legal_moves(positions, matches):
+    for (_, seat), m in zip(positions[::2], matches[::2], strict=True):
         view = m.view(seat)
         action = ai.choose(view, "hard:danger_model=2")
         _check_legal(m.deal, view, action)

@@ -27,6 +27,13 @@ def positions():
     return _positions(30, every=2, tag="search")
 
 
+@pytest.fixture(scope="module")
+def matches(positions):
+    """Each position's match, replayed from its save once for the module (a test that
+    changes one plays on a copy)."""
+    return [Match.from_save(save) for save, _ in positions]
+
+
 @contextlib.contextmanager
 def hard_once_per_view():
     """Within it, the search's call of hard's decision (``search.decide_hard``) answers the
@@ -57,25 +64,33 @@ def hard_once_per_view():
 
 
 @pytest.fixture(scope="module")
-def decisions(positions):
-    """Every position's decision at every budget, and the playouts each ran."""
+def searched(positions, matches):
+    """Every position's decision at every budget, and the playouts each ran; and, at every
+    fourth position, the decision at a budget of one playout and the playouts it ran."""
     out = []
+    one = []
     with hard_once_per_view():
-        for save, seat in positions:
-            view = Match.from_save(save).view(seat)
+        for n, ((save, seat), m) in enumerate(zip(positions, matches, strict=True)):
+            view = m.view(seat)
             row = {}
             for b in BUDGETS:
                 action = ai.choose(view, f"search:budget={b}")
                 row[b] = (action, search.last_playouts())
             out.append((save, seat, row))
+            if n % 4 == 0:
+                one.append((ai.choose(view, "search:budget=1"), search.last_playouts()))
     assert search.decide_hard is policy.decide_hard  # the memory is gone for the tests
-    return out
+    return out, one
 
 
-def test_every_search_decision_is_legal_at_every_budget(decisions):
+@pytest.fixture(scope="module")
+def decisions(searched):
+    return searched[0]
+
+
+def test_every_search_decision_is_legal_at_every_budget(decisions, matches):
     kinds = set()
-    for save, seat, row in decisions:
-        m = Match.from_save(save)
+    for (_, seat, row), m in zip(decisions, matches, strict=True):
         view = m.view(seat)
         for action, _ in row.values():
             _check_legal(m.deal, view, action)
@@ -98,21 +113,26 @@ def test_the_budget_is_respected_and_used(decisions):
     assert searched[BUDGETS[-1]] > len(decisions) // 3
 
 
-def test_search_overrules_hard_somewhere_and_budget_one_is_hard(positions, decisions):
+def test_search_overrules_hard_somewhere_and_budget_one_is_hard(positions, matches, searched):
+    """hard0 is asked here, afresh; the search at a budget of one was asked in the fixture
+    (which gave it hard's answer for the view from memory, as at the other budgets)."""
+    decisions, one = searched
     differ = 0
-    for (save, seat), (_, _, row) in zip(positions[::4], decisions[::4]):
-        view = Match.from_save(save).view(seat)
+    for (_, seat), m, (_, _, row), (at_one, playouts) in zip(
+        positions[::4], matches[::4], decisions[::4], one, strict=True
+    ):
+        view = m.view(seat)
         hard0 = ai.choose(view, "hard0")
-        assert ai.choose(view, "search:budget=1") == hard0 and search.last_playouts() == 0
+        assert at_one == hard0 and playouts == 0
         differ += row[BUDGETS[-1]][0] != hard0
     assert differ > 10
 
 
-def test_fairness_hidden_cards_stock_and_seed_do_not_matter(decisions):
+def test_fairness_hidden_cards_stock_and_seed_do_not_matter(decisions, matches):
     rng = random.Random(22)
     checked = 0
-    for save, seat, row in decisions[::6]:
-        other = Match.from_save(save)
+    for (_, seat, row), m in zip(decisions[::6], matches[::6], strict=True):
+        other = m.copy()
         _hidden_shuffle(other, seat, rng)
         other_view = other.view(seat)
         other_view["seed"] = "SOMETHING-ELSE"
