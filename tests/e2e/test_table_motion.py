@@ -219,7 +219,10 @@ def test_record_one_deal(browser, open_app, size, tmp_path):
     if not Path(os.environ.get("PLAYWRIGHT_BROWSERS_PATH", "/nonexistent")).is_dir():
         pytest.fail("no ffmpeg for Playwright's video: run the tests through `python3 build.py test`")
     viewport = {"width": size[0], "height": size[1]}
-    ctx = browser.new_context(locale="es-ES", viewport=viewport, record_video_dir=str(tmp_path), record_video_size=viewport)
+    # No service worker: it would precache the whole build (every file fetched and hashed, the
+    # snapshot decoded) while the deal is recorded, work that is no part of what is filmed.
+    ctx = browser.new_context(locale="es-ES", viewport=viewport, record_video_dir=str(tmp_path), record_video_size=viewport,
+                              service_workers="block")
     ctx.route(_MAYBE_FOREIGN, lambda route: route.abort() if _is_foreign(route.request.url) else route.continue_())
     page = ctx.new_page()
     page.emulate_media(reduced_motion="no-preference")
