@@ -19,7 +19,7 @@ import pytest
 
 from conftest import ReturningVisitor, assert_accessible, assert_readable, screen_words, watch_errors
 from test_history import least_deadwood, look_at_every_size, play, stored
-from test_table import DESKTOP, button, settle, shoot
+from test_table import DESKTOP, button, settle, settled, shoot
 from test_table_more import put_in_storage
 from test_tutorial import covered
 
@@ -233,8 +233,8 @@ def cut(save, n):
 def play_out(page, policy=least_deadwood, max_moves=400):
     """Plays through the table, as `policy` would, until the match result shows."""
     for _ in range(max_moves):
-        view = settle(page)
-        panel = page.evaluate("window.ginApp.ui.panel")
+        view, now = settled(page)
+        panel = now["panel"]
         if panel == "match":
             return view
         if panel == "deal":

@@ -45,12 +45,17 @@ _SETTLED = """async (limit) => {
 
 def settle(page, timeout_s: float = 30):
     """Wait until the engine is idle and it is the player's move (or a panel waits)."""
+    return settled(page, timeout_s)[0]
+
+
+def settled(page, timeout_s: float = 30):
+    """settle(), and the page's ui state read in the same round trip: (view, ui)."""
     state = page.evaluate(_SETTLED, timeout_s * 1000)
     assert state, "the table never came back to the player"
     view, ui = state["view"], state["ui"]
     # Every screen a test comes back to reads as finished text.
     assert_readable(page, f"phase {view['phase']}, panel {ui['panel']}")
-    return view
+    return view, ui
 
 
 class SharedTable:
@@ -363,8 +368,8 @@ class Player:
     def play(self, max_steps=2000):
         page = self.page
         for _ in range(max_steps):
-            view = settle(page)
-            panel = ui(page)["panel"]
+            view, now = settled(page)
+            panel = now["panel"]
             if panel == "deal":
                 check_deal_panel(page)
                 self.snap("deal-result")

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 from conftest import assert_readable, i18n_dictionaries
-from test_table import DESKTOP, PORTRAIT, button, check_deal_panel, check_match_panel, settle, setup, shoot, ui
+from test_table import DESKTOP, PORTRAIT, button, check_deal_panel, check_match_panel, settle, settled, setup, shoot, ui
 
 ROOT = Path(__file__).resolve().parents[2]
 SAVES = Path(__file__).resolve().parent / "saves"
@@ -56,10 +56,10 @@ def play_to_deal_panel(page, names, shots=None):
     """Pass, draw from the stock, knock or go gin when offered, else throw the card that leaves the
     least deadwood (clicked twice); stop on the deal result panel."""
     for _ in range(200):
-        view = settle(page)
-        if ui(page)["panel"] == "deal":
+        view, now = settled(page)
+        if now["panel"] == "deal":
             return view
-        assert not ui(page)["panel"], ui(page)["panel"]
+        assert not now["panel"], now["panel"]
         if view["phase"].startswith("upcard"):
             button(page, names["pass"]).click()
         elif view["phase"] == "draw":
