@@ -12,7 +12,7 @@ import json
 
 import pytest
 from conftest import SETTINGS_KEY, assert_accessible, assert_readable
-from test_table import button, settle, shoot, ui
+from test_table import _shared_table, button, resize, settle, shared_table, shoot, ui  # noqa: F401 (fixtures)
 from test_table_more import put_in_storage
 from test_table_phone import FLIGHT, tap, tap_on
 
@@ -357,23 +357,31 @@ def measure_both(page, size, tag):
     return normal, large
 
 
-@pytest.mark.parametrize("size", LAYOUTS, ids=lambda s: f"{s[0]}x{s[1]}")
-def test_grande_cards_are_wider_with_bigger_readable_indices_at_every_layout(page, open_app, size):
+class TestGrande:
     """Grande makes the hand's cards at least 15 % wider and their corner index larger, with ten
     cards and with eleven, at every layout, and nothing scrolls; every corner index stays clear of
     the next card (a phone in portrait fans tighter instead). The computer's cards grow too, and so
-    do the piles except in a phone's landscape, whose height has no room for both."""
-    page.set_viewport_size({"width": size[0], "height": size[1]})
-    page.emulate_media(reduced_motion="reduce")
-    open_app(page, hash=f"#seed={TENS}", settings={"speed": "instant", "level": "easy", "sort": "rank"})
-    view = to_draw(page, settle(page))
-    if page.locator('[data-key="daily-offer"]').count():  # the day's offer takes the felt's room on a phone: answered first
-        page.locator('[data-key="daily-no"]').click()
-    assert sum(card[0] == "T" for card in view["hand"]) >= 2
-    for count in (10, 11):
-        if count == 11:
-            button(page, "Mazo").click()
-            view = settle(page)
+    do the piles except in a phone's landscape, whose height has no room for both. One table of ten
+    cards and one of eleven, each opened once and resized to every layout (tests/e2e/test_table.py
+    SharedTable)."""
+
+    @pytest.mark.parametrize("size", LAYOUTS, ids=lambda s: f"{s[0]}x{s[1]}")
+    @pytest.mark.parametrize("count", [10, 11])
+    def test_grande_cards_are_wider_with_bigger_readable_indices_at_every_layout(self, shared_table, open_app, count, size):
+        def opened(page):
+            page.set_viewport_size({"width": size[0], "height": size[1]})
+            page.emulate_media(reduced_motion="reduce")
+            open_app(page, hash=f"#seed={TENS}", settings={"speed": "instant", "level": "easy", "sort": "rank"})
+            view = to_draw(page, settle(page))
+            if page.locator('[data-key="daily-offer"]').count():  # the day's offer takes the felt's room on a phone: answered first
+                page.locator('[data-key="daily-no"]').click()
+            assert sum(card[0] == "T" for card in view["hand"]) >= 2
+            if count == 11:
+                button(page, "Mazo").click()
+
+        page = shared_table.get(count, opened)
+        resize(page, size)
+        settle(page)
         normal, large = measure_both(page, size, f"{count}cards")
         assert normal["n"] == large["n"] == count
         where = (size, count, normal, large)

@@ -10,13 +10,18 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from pathlib import Path
 
 from conftest import assert_readable, i18n_dictionaries
-from test_table import DESKTOP, PORTRAIT, button, check_deal_panel, check_match_panel, settle, setup, shoot, ui
+from test_table import DESKTOP, PORTRAIT, button, check_deal_panel, check_match_panel, settle, settled, setup, shoot, ui
 
 ROOT = Path(__file__).resolve().parents[2]
 SAVES = Path(__file__).resolve().parent / "saves"
+sys.path.insert(0, str(ROOT))
+
+import gin  # noqa: E402
+import gin.ai  # noqa: E402
 MATCH_KEY = "gin.match.v1"
 ACK_KEY = "gin.acknowledged.v1"
 SPANISH = {"pass": "Pasar", "stock": "Mazo", "knock": "Cerrar", "gin": "Gin", "confirm": "Confirmar", "next": "Siguiente"}
@@ -51,10 +56,10 @@ def play_to_deal_panel(page, names, shots=None):
     """Pass, draw from the stock, knock or go gin when offered, else throw the card that leaves the
     least deadwood (clicked twice); stop on the deal result panel."""
     for _ in range(200):
-        view = settle(page)
-        if ui(page)["panel"] == "deal":
+        view, now = settled(page)
+        if now["panel"] == "deal":
             return view
-        assert not ui(page)["panel"], ui(page)["panel"]
+        assert not now["panel"], now["panel"]
         if view["phase"].startswith("upcard"):
             button(page, names["pass"]).click()
         elif view["phase"] == "draw":
@@ -77,11 +82,39 @@ def play_to_deal_panel(page, names, shots=None):
     raise AssertionError("the deal did not end")
 
 
+def near_the_deal_end(seed="TEST-0001", turns=2):
+    """`seed`'s first deal (traditional rules, the computer at Fácil) played as play_to_deal_panel
+    plays it, saved at the start of the player's last `turns` turns: the table gets there without
+    the page playing (and the computer thinking) the turns before, the end is played by hand."""
+    match = gin.Match.new(seed=seed)
+    match.meta["level"] = "easy"
+    starts = []
+    while not match.results:
+        view = match.view(match.to_act)
+        if match.to_act == 1:
+            action = gin.ai.choose(view, "easy")
+        elif view["phase"].startswith("upcard"):
+            action = {"type": "pass"}
+        elif view["phase"] == "draw":
+            starts.append(len(match.to_save()["actions"]))
+            action = {"type": "draw", "from": "stock"}
+        else:
+            dd = view["discard_deadwood"]
+            knocks = [a for a in view["legal"] if a["type"] == "knock"]
+            cards = [a["card"] for a in view["legal"] if a["type"] == "discard"]
+            action = min(knocks, key=lambda a: dd[a["card"]]) if knocks else {"type": "discard", "card": min(cards, key=lambda c: (dd[c], c))}
+        match.apply({**action, "seat": match.to_act})
+    save = match.to_save()
+    return {**save, "actions": save["actions"][:starts[-turns]]}
+
+
 # --- 1. result panels survive a reload ------------------------------------------------------
 
 
 def test_deal_result_survives_reload(page, open_app):
     """Desktop size: also writes the table and deal result screenshots at 1280×800."""
+    # As the page keeps a match it began: no deal result closed yet.
+    put_in_storage(page, {MATCH_KEY: near_the_deal_end(), ACK_KEY: {"seed": "TEST-0001", "deal": 0}})
     setup(page, open_app, DESKTOP)
     play_to_deal_panel(page, SPANISH, shots=lambda: shoot(page, "table-desktop", DESKTOP))
     result = check_deal_panel(page)

@@ -10,7 +10,7 @@ import time
 
 import pytest
 from conftest import PHONE
-from test_table import button, settle, ui
+from test_table import _shared_table, button, resize, settle, shared_table, ui  # noqa: F401 (fixtures)
 
 SEED = "TEST-0001"
 TOUCH_FAST = {"speed": "instant", "level": "easy", "sort": "melds"}
@@ -547,16 +547,27 @@ def boxes(page, selector):
     )
 
 
-@pytest.mark.parametrize("lang", ["en", "es"])
-@pytest.mark.parametrize("width", [320, 360, 390])
-def test_the_top_bar_fits_with_three_digit_scores(page, open_app, high_scores_save, lang, width):
-    from test_table_more import MATCH_KEY, put_in_storage
+class TestTheTopBar:
+    """The match with three-digit scores opened once per language (tests/e2e/test_table.py
+    SharedTable) and looked at in turn at each width."""
 
-    put_in_storage(page, {MATCH_KEY: high_scores_save})
-    page.set_viewport_size({"width": width, "height": 700})
-    page.emulate_media(reduced_motion="reduce")
-    open_app(page, hash=f"#seed={high_scores_save['seed']}", settings={**TOUCH_FAST, "lang": lang})
-    view = settle(page)
+    @pytest.mark.parametrize("width", [320, 360, 390])
+    @pytest.mark.parametrize("lang", ["en", "es"])
+    def test_the_top_bar_fits_with_three_digit_scores(self, shared_table, open_app, high_scores_save, lang, width):
+        def opened(page):
+            from test_table_more import MATCH_KEY, put_in_storage
+
+            put_in_storage(page, {MATCH_KEY: high_scores_save})
+            page.set_viewport_size({"width": width, "height": 700})
+            page.emulate_media(reduced_motion="reduce")
+            open_app(page, hash=f"#seed={high_scores_save['seed']}", settings={**TOUCH_FAST, "lang": lang})
+
+        page = shared_table.get(lang, opened)
+        resize(page, (width, 700))
+        top_bar_fits(page, settle(page), lang, width)
+
+
+def top_bar_fits(page, view, lang, width):
     assert min(view["scores"]) >= 100
     parts = boxes(page, ".topbar > .btn, .topbar .score, .topbar .match-info")
     assert len(parts) == 6, parts
@@ -575,9 +586,18 @@ def test_the_top_bar_fits_with_three_digit_scores(page, open_app, high_scores_sa
 HAND_SIZES = {(390, 844): 72, (360, 740): 64}
 
 
-@pytest.mark.parametrize("size", [(390, 844), (360, 740), (844, 390), (740, 360)], ids=lambda s: f"{s[0]}x{s[1]}")
-def test_the_phone_layout_uses_the_screen(page, open_app, size):
-    view = open_and_draw(page, open_app, size, True, TOUCH_FAST)
+class TestThePhoneLayout:
+    """One table (the upcard passed, a card drawn) opened at the first size and resized to each of
+    the others (tests/e2e/test_table.py SharedTable)."""
+
+    @pytest.mark.parametrize("size", [(390, 844), (360, 740), (844, 390), (740, 360)], ids=lambda s: f"{s[0]}x{s[1]}")
+    def test_the_phone_layout_uses_the_screen(self, shared_table, open_app, size):
+        page = shared_table.get("drawn", lambda page: open_and_draw(page, open_app, size, True, TOUCH_FAST))
+        resize(page, size)
+        uses_the_screen(page, settle(page), size)
+
+
+def uses_the_screen(page, view, size):
     assert len(view["hand"]) == 11
     cards = boxes(page, ".hand .hand-card")
     width = cards[0]["r"] - cards[0]["l"]

@@ -7,7 +7,7 @@ import random
 import sys
 from pathlib import Path
 
-from test_table import DESKTOP, PORTRAIT, button, check_deal_panel, settle, setup, shoot, ui
+from test_table import DESKTOP, PORTRAIT, button, check_deal_panel, settle, settled, setup, shoot, ui
 from test_table_more import ACK_KEY, MATCH_KEY, SPANISH, put_in_storage
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
@@ -35,8 +35,8 @@ def test_a_whole_oklahoma_deal_with_the_knock_limit_shown(page, open_app):
     shoot(page, "oklahoma-table", PORTRAIT)
     knocked = False
     for _ in range(200):
-        view = settle(page)
-        if ui(page)["panel"] == "deal":
+        view, now = settled(page)
+        if now["panel"] == "deal":
             break
         assert limit_shown(page) == "Cierras con 4 o menos"
         if view["phase"].startswith("upcard"):
