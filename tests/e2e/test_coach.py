@@ -149,7 +149,7 @@ def test_the_coach_speaks_once_per_advice_names_the_better_move_and_gets_out_of_
         assert better_es(note["better"]) in text, (text, note)
         assert "según Difícil, tu jugada te cuesta unos" in text
         assert page.locator('[role=dialog]:not([data-key="daily-offer"])').count() == 0  # a note, not a panel (the day's offer may be there)
-        assert page.locator(".page[inert]").count() == 0
+        assert page.locator(".page[inert], .page[aria-hidden]").count() == 0
         if shown == 1:
             assert "Consejo:" in text
             assert_readable(page, "coach note (es)")

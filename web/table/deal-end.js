@@ -10,8 +10,8 @@
 //   "building" the panel built and laid out, hidden (its overlay carries
 //              data-building: visibility hidden, style.css);
 //   shown      (null) the panel shown as it was laid out (no render: the
-//              mark taken off, the table made inert: a restyle of the whole
-//              table, kept out of the frame that lays the panel out), its
+//              mark taken off, the table held: dom.js's holdPage, which
+//              restyles nothing, where `inert` restyled the whole table), its
 //              showdown started (positions read from a page already laid
 //              out, before those writes), its focus given.
 // With no animation (speed instant, reduced motion, the page's boot) the

@@ -9,6 +9,7 @@
 // The click a browser may send after a drag is that gesture's own, and
 // input.js swallows it (only it: the next tap always works).
 
+import { HELD } from "./dom.js";
 import { TAP_SLOP_PX } from "./input.js";
 import { MOTION_ID } from "./motion.js";
 
@@ -136,7 +137,7 @@ function end(dnd, event, drop) {
 
 function pointerDown(dnd, event) {
   const node = event.target.closest(".hand .hand-card");
-  if (!node || event.button !== 0 || !event.isPrimary || !dnd.root.contains(node) || node.closest("[inert]")) return;
+  if (!node || event.button !== 0 || !event.isPrimary || !dnd.root.contains(node) || node.closest(HELD)) return;
   dnd.drag = {
     card: node.dataset.card,
     node,

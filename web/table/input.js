@@ -18,6 +18,7 @@
 // the table or key only lands it at once (intents.skipDeal): the deal's
 // cards are not targets yet, and nothing it hides can be pressed. A tap on
 // the top bar lands it too and presses what it tapped (Menú opens the menu).
+import { HELD } from "./dom.js";
 
 const CARD_GROUPS = [".hand .hand-card", ".panel.knock .knock-card"];
 // A move this long is a drag (drag.js), not a tap.
@@ -26,7 +27,7 @@ const CLICK_AFTER_MS = 1000; // a gesture's own click comes at once; later, it i
 const MOVES = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1, Home: -Infinity, End: Infinity };
 
 function usable(node) {
-  return !node.disabled && !node.closest("[inert], [hidden]") && node.getClientRects().length > 0;
+  return !node.disabled && !node.closest(`${HELD}, [hidden]`) && node.getClientRects().length > 0;
 }
 
 export function bindInput(root, intents) {

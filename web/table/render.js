@@ -7,7 +7,7 @@
 import { BOOT_STAGES } from "../runtime/engine.js";
 import { bySuit, byRank, orderMeld, isSet } from "../model/cards.js";
 import { cardBack, cardClasses, cardFace } from "./card-faces.js";
-import { el, faceCard, intentButton } from "./dom.js";
+import { HELD, el, faceCard, holdPage, intentButton } from "./dom.js";
 import { morphChildren } from "./morph.js";
 import { shortcutsFor } from "./shortcuts.js";
 import { cardName, computerTurn, handCardName, ifDiscard, selectedPrompt } from "../text/words.js";
@@ -507,10 +507,7 @@ export function renderPage(root, view, ui) {
 
   const children = [noticesSection(ui)];
   if (view) {
-    const modal = Boolean(ui.panel) || ui.menuOpen;
     const page = el("div", { class: "page", dataset: { key: "page" } }, topBar(view, ui), table(view, ui));
-    // The page goes inert as the panel shows (a panel laid out hidden: at revealPanel).
-    if (modal && !ui.building) page.setAttribute("inert", "");
     const shown = overlay(view, ui);
     // The deal result panel laid out one frame before it shows (table/deal-end.js).
     if (shown && ui.building) shown.setAttribute("data-building", "");
@@ -522,6 +519,10 @@ export function renderPage(root, view, ui) {
   const next = document.createElement("div");
   next.append(...children.filter(Boolean));
   morphChildren(root, next);
+  // The table is held under a panel or the menu (dom.js), once the panel
+  // shows (one laid out hidden is shown by revealPanel).
+  const page = root.querySelector(":scope > .page");
+  if (page) holdPage(page, Boolean(view) && (Boolean(ui.panel) || ui.menuOpen) && !ui.building);
 
   // Focus: what the app asked for, else the same control as before the
   // rebuild, else (a card just left the hand) its neighbour.
@@ -531,7 +532,7 @@ export function renderPage(root, view, ui) {
     const cards = root.querySelectorAll(".hand .hand-card");
     target = cards[Math.min(activeIndex, cards.length - 1)] || null;
   }
-  if (target && target !== document.activeElement && !target.closest("[inert]")) target.focus({ preventScroll: true });
+  if (target && target !== document.activeElement && !target.closest(HELD)) target.focus({ preventScroll: true });
   offerFocus(root, hadFocus, ui.focus);
 }
 
@@ -543,7 +544,7 @@ let offerOpen = false;
 let offerReturn = null;
 function offerFocus(root, hadFocus, asked) {
   const offer = root.querySelector('[data-key="daily-offer"]');
-  const usable = Boolean(offer) && !offer.closest("[inert]");
+  const usable = Boolean(offer) && !offer.closest(HELD);
   if (usable && !offerOpen) {
     offerOpen = true;
     offerReturn = hadFocus && !hadFocus.startsWith("daily-") ? hadFocus : null;
@@ -554,7 +555,7 @@ function offerFocus(root, hadFocus, asked) {
     const active = document.activeElement;
     if (!active || active === document.body) {
       const back = (offerReturn && root.querySelector(`[data-key="${CSS.escape(offerReturn)}"]`)) || root.querySelector('[data-key="menu"]');
-      if (back && !back.closest("[inert]")) back.focus({ preventScroll: true });
+      if (back && !back.closest(HELD)) back.focus({ preventScroll: true });
     }
   }
 }
@@ -567,7 +568,7 @@ export function revealPanel(root, ui) {
   if (!overlay) return false;
   overlay.removeAttribute("data-building");
   const page = root.querySelector(":scope > .page");
-  if (page) page.setAttribute("inert", ""); // as renderPage makes it under a panel
+  if (page) holdPage(page); // as renderPage holds it under a panel
   const target = ui.focus ? overlay.querySelector(`[data-key="${CSS.escape(ui.focus)}"]`) : null;
   if (target) target.focus({ preventScroll: true });
   return true;
