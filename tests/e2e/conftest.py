@@ -426,9 +426,9 @@ class ReturningVisitor:
 
     def _wipe(self) -> dict | None:
         """Wipe the player's storage of the origin in the kept tab (a new one if there is none),
-        on a small file of the origin, no script of the app's; {"caches": its Cache Storage
-        (every cache's entries, URL and headers), "looks": what the tab looks like}, or None if
-        something is left."""
+        on a small file of the origin, no script of the app's; {"caches": a digest of its Cache
+        Storage (every cache's entries, URL and headers), "looks": what the tab looks like}, or
+        None if something is left."""
         if self.tab is None or self.tab.is_closed():
             self.tab = self._new_tab()
         self.tab.goto(self.server.url + "app.webmanifest")  # a small file: any page of the origin
@@ -516,8 +516,9 @@ def _no_route(*args, **kwargs):
 
 
 # Wipes the player's storage of the page's origin (local storage, IndexedDB, cookies, and the
-# tab's session storage); null if something was left; else {caches: Cache Storage, every
-# cache's entries (URL and headers), looks: what a test could have changed of the tab}.
+# tab's session storage); null if something was left; else {caches: the SHA-256 of Cache
+# Storage, every cache's entries (URL and headers) — a digest, not ~100 entries sent to Python
+# after every test —, looks: what a test could have changed of the tab}.
 _WIPE = """async () => {
     localStorage.clear();
     sessionStorage.clear();
@@ -534,16 +535,20 @@ _WIPE = """async () => {
     const out = {};
     for (const name of (await caches.keys()).sort()) {
       const cache = await caches.open(name);
-      out[name] = await Promise.all((await cache.keys()).map(async (request) =>
-        [request.url, [...(await cache.match(request)).headers].map((h) => h.join(": ")).sort()]));
+      // Both in the cache's order (its request-response list): one call each, not a match per entry.
+      const [requests, responses] = await Promise.all([cache.keys(), cache.matchAll()]);
+      if (requests.length !== responses.length) return null;
+      out[name] = requests.map((request, i) => [request.url, [...responses[i].headers].map((h) => h.join(": ")).sort()])
+        .sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0));  // by URL: an entry put back as it was is the same
     }
+    const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(JSON.stringify(out)));
     const media = ["print", "(prefers-color-scheme: dark)", "(prefers-reduced-motion: reduce)", "(forced-colors: active)",
                    "(prefers-contrast: more)", "(pointer: coarse)", "(hover: none)"];
     const looks = [innerWidth, innerHeight, outerWidth, outerHeight, screen.width, screen.height, devicePixelRatio,
                    ...media.map((q) => matchMedia(q).matches), Intl.DateTimeFormat().resolvedOptions().timeZone,
                    navigator.language, navigator.languages.join(), navigator.userAgent, navigator.onLine,
                    navigator.maxTouchPoints, history.length, document.visibilityState, document.hasFocus()];
-    return { caches: out, looks: looks.map(String) };
+    return { caches: [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join(""), looks: looks.map(String) };
   }"""
 # Until the service worker controls the page and has the snapshot in its cache (its install,
 # the whole build's precache, is over by then); false after 120 s.

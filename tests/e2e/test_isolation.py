@@ -85,3 +85,23 @@ def test_after_an_unrecorded_change_the_next_test_has_a_new_tab(page, open_app, 
     assert page is not LEFT["unseen"] and counts(returning)["new"] == LEFT["tabs3"]["new"] + 1
     open_app(page)
     assert page.evaluate("[innerWidth, innerHeight]") == [1280, 720]
+
+
+def test_the_check_of_the_caches_sees_a_changed_header(page, returning):
+    """The wipe's digest of Cache Storage changes when one entry's headers do (and comes back
+    with them): a test that changed the build's cache leaves for a new context."""
+    from conftest import _WIPE
+
+    page.goto(returning.server.url + "app.webmanifest")  # a page of the origin, no app on it
+    assert page.evaluate(_WIPE)["caches"] == returning.caches
+    entry = """async (header) => {
+        const [name] = (await caches.keys()).filter((n) => n.startsWith("gin-"));
+        const cache = await caches.open(name), url = new URL("app.webmanifest", location).href;
+        const old = await cache.match(url), headers = new Headers(old.headers);
+        if (header) headers.set("x-changed", "1"); else headers.delete("x-changed");
+        await cache.put(url, new Response(await old.blob(), { status: old.status, headers }));
+    }"""
+    page.evaluate(entry, True)
+    assert page.evaluate(_WIPE)["caches"] != returning.caches
+    page.evaluate(entry, False)
+    assert page.evaluate(_WIPE)["caches"] == returning.caches
