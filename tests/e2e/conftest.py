@@ -231,13 +231,10 @@ _MAYBE_FOREIGN = re.compile(r"^(?!(?:https?|wss?)://127\.0\.0\.1[:/])(?:https?|w
 
 
 def watch_errors(pg):
-    """Collect the page's uncaught errors and console errors in ``pg.errors`` (from now on: a
-    page watched already, such as a returning visitor's kept tab, starts a new list)."""
+    """Collect the page's uncaught errors and console errors in ``pg.errors``."""
     pg.errors = []
-    if not getattr(pg, "_gin_watched", False):
-        pg.on("pageerror", lambda exc: pg.errors.append(f"pageerror: {exc}"))
-        pg.on("console", lambda msg: pg.errors.append(f"console.{msg.type}: {msg.text}") if msg.type == "error" else None)
-        pg._gin_watched = True
+    pg.on("pageerror", lambda exc: pg.errors.append(f"pageerror: {exc}"))
+    pg.on("console", lambda msg: pg.errors.append(f"console.{msg.type}: {msg.text}") if msg.type == "error" else None)
     return pg
 
 
@@ -250,8 +247,8 @@ def context(browser):
     assert not foreign, f"requests to other hosts: {foreign}"
 
 
-def _page_errors(pg, expected: bool = False) -> None:
-    errors = [e for e in pg.errors if not (expected or getattr(pg, "expect_errors", False))]
+def _page_errors(pg) -> None:
+    errors = [e for e in pg.errors if not getattr(pg, "expect_errors", False)]
     assert not errors, "\n".join(errors)
 
 
@@ -277,9 +274,8 @@ def _tab_of(visitor):
     try:
         yield pg
     finally:
-        expected = getattr(pg, "expect_errors", False)  # the end takes what the test wrote off the tab
         visitor.end()
-    _page_errors(pg, expected)
+    _page_errors(pg)
 
 
 def _wants_a_fresh_context(request) -> bool:
@@ -305,15 +301,6 @@ def _wants_a_fresh_context(request) -> bool:
 # Between two tests everything the page keeps for the player is wiped (local and session
 # storage, IndexedDB, cookies); the service worker's registration and Cache Storage stay, and
 # are checked unchanged after each test (a test that changed them leaves for a new context).
-#
-# The context keeps one tab, which the next test gets (a new tab, its renderer and its
-# teardown cost more than the wipe): after a test the tab goes to a small file of the origin
-# (the app's page is gone before anything is wiped), is wiped there, its history reset, and
-# checked to look as a new tab does (viewport, screen, media features, time zone, language,
-# nothing in its session storage). What a test set on the tab through Playwright is undone
-# (its init scripts removed, its viewport and emulated media put back) or, when it cannot be
-# (listeners, exposed functions, DevTools sessions, timeouts, a held key or button...), the
-# tab is closed and the next test gets a new one.
 
 
 class ReturningVisitor:
@@ -324,10 +311,8 @@ class ReturningVisitor:
         self.browser, self.server = browser, server
         self.options = {"locale": "es-ES", **options}
         self.context = None
-        self.tab = None  # the context's kept page: the next test's, and where the wipe runs
+        self.keeper = None  # the context's page that wipes (see _wipe)
         self.caches = None
-        self.looks = None  # what a new tab of this context looks like (_WIPE's "looks")
-        self.tabs = {"new": 0, "kept": 0}  # how the tests' tabs came (read by tests/e2e/test_isolation.py)
 
     def _first_visit(self) -> None:
         ctx = guard_context(self.browser.new_context(**self.options))
@@ -338,176 +323,52 @@ class ReturningVisitor:
         assert pg.evaluate(_SNAPSHOT_CACHED, snapshot), "the service worker did not cache the build within 120 s"
         pg.close()
         self.context = ctx
-        self._cdp = ctx.new_cdp_session
-        ctx.new_cdp_session = functools.partial(_cdp_session, self)
-        wiped = self._wipe()
-        assert wiped and not ctx.foreign, (wiped, ctx.foreign)
-        self.caches, self.looks = wiped["caches"], wiped["looks"]
+        self.caches = self._wipe()
+        assert self.caches and not ctx.foreign, (self.caches, ctx.foreign)
 
     def start(self):
         if self.context is None:
             self._first_visit()
         self.context.requests.clear()
         self.context.foreign.clear()
-        if self.tab is None or self.tab.is_closed():
-            self._wipe()  # a new tab, on the origin as a kept one is
-        pg = watch_errors(self.tab)
-        self.tabs["kept" if getattr(pg, "_gin_used", False) else "new"] += 1
-        pg._gin_used = True
-        pg.route = _no_route  # a route the service worker would bypass: say so, not pass by luck
-        pg._gin_marks = {"dirty": [], "viewport": False, "media": False, "scripts": [], "downs": 0, "sessions": []}
-        pg._gin_listeners = _listeners(pg)
-        pg._gin_attrs = dict(vars(pg))
-        return pg
-
-    def _new_tab(self):
         pg = self.context.new_page()
-        pg._gin_history = self._cdp(pg)  # for Page.resetNavigationHistory
-        _mark_what_stays(pg)
+        pg.route = _no_route  # a route the service worker would bypass: say so, not pass by luck
         return pg
 
     def end(self) -> None:
-        """Close the test's other pages, take the kept tab off the app, wipe what they kept; a
-        tab that cannot be put back as new is closed; a changed service worker cache or a
+        """Close the test's pages, wipe what they kept; a changed service worker cache or a
         request to another host ends this context (the next test makes a new first visit)."""
         ctx = self.context
         for pg in list(ctx.pages):
-            if pg is not self.tab:
+            if pg is not self.keeper:
                 pg.close()
         foreign = list(ctx.foreign)
         # Another origin visited (a server the test started): its service worker and storage
         # are neither wiped nor checked, and its port may come back.
         elsewhere = any(urlsplit(u).scheme in ("http", "https") and urlsplit(u).port != self.server.port for u in ctx.requests)
         try:
-            self._put_back()
-            wiped = self._wipe()
-            same = wiped is not None and wiped["caches"] == self.caches
-            if same and wiped["looks"] != self.looks:  # the tab is not as new: a new one
-                self._close_tab()
-                wiped = self._wipe()
-                same = wiped is not None and wiped["caches"] == self.caches and wiped["looks"] == self.looks
+            same = self._wipe() == self.caches
         except Exception:
             same = False
         if not same or foreign or elsewhere:
             self.close()
         assert not foreign, f"requests to other hosts: {foreign}"
 
-    def _put_back(self) -> None:
-        """Undo on the kept tab what the test set through Playwright, or close it."""
-        pg = self.tab
-        if pg is None or pg.is_closed():
-            self.tab = None
-            return
-        marks = pg._gin_marks
-        added = {k for k in vars(pg) if k not in pg._gin_attrs}
-        changed = {k for k, v in pg._gin_attrs.items() if k not in _FIXTURE_ATTRS and vars(pg).get(k) is not v}
-        if marks["dirty"] or marks["downs"] or changed or _listeners(pg) != pg._gin_listeners:
-            self._close_tab()
-            return
-        for session in marks["sessions"]:
-            session.detach()
-        for key in added:  # what the test wrote on the page object (expect_errors, cdp, ...)
-            delattr(pg, key)
-        for script in marks["scripts"]:
-            script.close()
-        if marks["viewport"]:
-            pg._gin_own["set_viewport_size"](self.options.get("viewport") or {"width": 1280, "height": 720})
-        if marks["media"]:
-            pg._gin_own["emulate_media"](media="null", color_scheme=self.options.get("color_scheme", "light"),
-                                         reduced_motion=self.options.get("reduced_motion", "no-preference"),
-                                         forced_colors=self.options.get("forced_colors", "none"),
-                                         contrast=self.options.get("contrast", "no-preference"))
-        pg.mouse.move(0, 0)  # where a new tab's mouse is (no button or key is down: marks["downs"])
-
-    def _close_tab(self) -> None:
-        if self.tab is not None and not self.tab.is_closed():
-            self.tab.close()
-        self.tab = None
-
-    def _wipe(self) -> dict | None:
-        """Wipe the player's storage of the origin in the kept tab (a new one if there is none),
-        on a small file of the origin, no script of the app's; {"caches": a digest of its Cache
-        Storage (every cache's entries, URL and headers), "looks": what the tab looks like}, or
-        None if something is left."""
-        if self.tab is None or self.tab.is_closed():
-            self.tab = self._new_tab()
-        self.tab.goto(self.server.url + "app.webmanifest")  # a small file: any page of the origin
-        self.tab._gin_history.send("Page.resetNavigationHistory")  # as a new tab's: one page before the test's
-        return self.tab.evaluate(_WIPE)
+    def _wipe(self) -> str | None:
+        """Wipe the player's storage of the origin; a digest of its Cache Storage (every cache's
+        entries, URL and headers), or None if something is left. The wipe runs in a page of the origin
+        that stays open between tests (the keeper, on a small file, no script of the app's):
+        a new page and its navigation for every wipe cost more than the wipe itself."""
+        if self.keeper is None or self.keeper.is_closed():
+            self.keeper = self.context.new_page()
+            self.keeper.goto(self.server.url + "app.webmanifest")  # a small file: any page of the origin
+        return self.keeper.evaluate(_WIPE)
 
     def close(self) -> None:
         if self.context is not None:
             self.context.close()
             self.context = None
-            self.tab = None
-
-
-# What the fixtures themselves write on a tab (the rest a test wrote is taken off after it).
-_FIXTURE_ATTRS = {"errors", "route", "_gin_marks", "_gin_listeners", "_gin_attrs"}
-
-
-def _listeners(pg) -> dict:
-    """How many listeners the page (Playwright's object) has, by event."""
-    return {name: len(f) if isinstance(f, list) else 1 for name, f in pg._impl_obj._events.items() if f}
-
-
-def _mark_what_stays(pg) -> None:
-    """Wrap the page's methods whose effect outlives a navigation: recorded in pg._gin_marks
-    (undone after the test, or the tab closed)."""
-    own = pg._gin_own = {}
-
-    def wrap(name, mark):
-        real = own[name] = getattr(pg, name)
-
-        @functools.wraps(real)
-        def call(*args, **kwargs):
-            result = real(*args, **kwargs)
-            mark(pg._gin_marks, result)
-            return result
-
-        setattr(pg, name, call)
-
-    wrap("add_init_script", lambda m, script: m["scripts"].append(script))
-    wrap("set_viewport_size", lambda m, _: m.update(viewport=True))
-    wrap("emulate_media", lambda m, _: m.update(media=True))
-    for name in ("expose_function", "expose_binding", "set_default_timeout", "set_default_navigation_timeout",
-                 "set_extra_http_headers", "add_locator_handler", "route_from_har", "route_web_socket"):
-        wrap(name, lambda m, _, name=name: m["dirty"].append(name))
-    for device in (pg.keyboard, pg.mouse):
-        for name, step in (("down", 1), ("up", -1)):
-            real = getattr(device, name)
-            setattr(device, name, functools.partial(_count_downs, pg, real, step))
-    pg._gin_attrs = dict(vars(pg))
-
-
-def _count_downs(pg, real, step, *args, **kwargs):
-    result = real(*args, **kwargs)
-    pg._gin_marks["downs"] += step
-    return result
-
-
-def _cdp_session(visitor, page, *args, **kwargs):
-    """The context's new_cdp_session: a DevTools session on the kept tab marks it (what the
-    session set may outlive the test): the tab is closed after the test."""
-    if page is visitor.tab and getattr(page, "_gin_marks", None) is not None:
-        page._gin_marks["dirty"].append("new_cdp_session")
-    return visitor._cdp(page, *args, **kwargs)
-
-
-def _touch_session(visitor, pg):
-    """A DevTools session on the visitor's tab for Input.* events (touches): detached after the
-    test; any other method sent on it marks the tab (closed after the test)."""
-    session = visitor._cdp(pg)
-    pg._gin_marks["sessions"].append(session)
-    real = session.send
-
-    def send(method, params=None):
-        if not method.startswith("Input."):
-            pg._gin_marks["dirty"].append(method)
-        return real(method, params)
-
-    session.send = send
-    return session
+            self.keeper = None
 
 
 def _no_route(*args, **kwargs):
@@ -515,13 +376,12 @@ def _no_route(*args, **kwargs):
                          "route: mark the test first_visit (tests/e2e/conftest.py)")
 
 
-# Wipes the player's storage of the page's origin (local storage, IndexedDB, cookies, and the
-# tab's session storage); null if something was left; else {caches: the SHA-256 of Cache
-# Storage, every cache's entries (URL and headers) — a digest, not ~100 entries sent to Python
-# after every test —, looks: what a test could have changed of the tab}.
+# Wipes the player's storage of the page's origin (local storage, IndexedDB, cookies; the
+# session storage is the page's own); then the SHA-256 of Cache Storage, every cache's entries
+# (URL and headers; a digest, not ~100 entries sent to Python after every test), or null if
+# something was left.
 _WIPE = """async () => {
     localStorage.clear();
-    sessionStorage.clear();
     for (const cookie of document.cookie.split(";")) {
       if (cookie.trim()) document.cookie = cookie.split("=")[0].trim() + "=; max-age=0; path=/";
     }
@@ -531,7 +391,7 @@ _WIPE = """async () => {
         q.onsuccess = ok; q.onerror = () => no(q.error); q.onblocked = () => no(new Error("blocked: " + name));
       });
     }
-    if (localStorage.length || sessionStorage.length || document.cookie || (await indexedDB.databases()).length) return null;
+    if (localStorage.length || document.cookie || (await indexedDB.databases()).length) return null;
     const out = {};
     for (const name of (await caches.keys()).sort()) {
       const cache = await caches.open(name);
@@ -542,13 +402,7 @@ _WIPE = """async () => {
         .sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0));  // by URL: an entry put back as it was is the same
     }
     const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(JSON.stringify(out)));
-    const media = ["print", "(prefers-color-scheme: dark)", "(prefers-reduced-motion: reduce)", "(forced-colors: active)",
-                   "(prefers-contrast: more)", "(pointer: coarse)", "(hover: none)"];
-    const looks = [innerWidth, innerHeight, outerWidth, outerHeight, screen.width, screen.height, devicePixelRatio,
-                   ...media.map((q) => matchMedia(q).matches), Intl.DateTimeFormat().resolvedOptions().timeZone,
-                   navigator.language, navigator.languages.join(), navigator.userAgent, navigator.onLine,
-                   navigator.maxTouchPoints, history.length, document.visibilityState, document.hasFocus()];
-    return { caches: [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join(""), looks: looks.map(String) };
+    return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
   }"""
 # Until the service worker controls the page and has the snapshot in its cache (its install,
 # the whole build's precache, is over by then); false after 120 s.
@@ -592,7 +446,7 @@ def phone(returning_phone):
     returning visitor's as `page` is, with `.cdp` (a DevTools session, for real touch events);
     errors fail the test, as with `page`."""
     with _tab_of(returning_phone) as pg:
-        pg.cdp = _touch_session(returning_phone, pg)
+        pg.cdp = returning_phone.context.new_cdp_session(pg)
         yield pg
 
 
