@@ -354,9 +354,9 @@ class ReturningVisitor:
             self.close()
         assert not foreign, f"requests to other hosts: {foreign}"
 
-    def _wipe(self) -> dict | None:
-        """Wipe the player's storage of the origin; its Cache Storage (every cache's entries,
-        URL and headers), or None if something is left. The wipe runs in a page of the origin
+    def _wipe(self) -> str | None:
+        """Wipe the player's storage of the origin; a digest of its Cache Storage (every cache's
+        entries, URL and headers), or None if something is left. The wipe runs in a page of the origin
         that stays open between tests (the keeper, on a small file, no script of the app's):
         a new page and its navigation for every wipe cost more than the wipe itself."""
         if self.keeper is None or self.keeper.is_closed():
@@ -377,8 +377,9 @@ def _no_route(*args, **kwargs):
 
 
 # Wipes the player's storage of the page's origin (local storage, IndexedDB, cookies; the
-# session storage is the page's own); then Cache Storage, every cache's entries (URL and
-# headers), or null if something was left.
+# session storage is the page's own); then the SHA-256 of Cache Storage, every cache's entries
+# (URL and headers; a digest, not ~100 entries sent to Python after every test), or null if
+# something was left.
 _WIPE = """async () => {
     localStorage.clear();
     for (const cookie of document.cookie.split(";")) {
@@ -394,10 +395,14 @@ _WIPE = """async () => {
     const out = {};
     for (const name of (await caches.keys()).sort()) {
       const cache = await caches.open(name);
-      out[name] = await Promise.all((await cache.keys()).map(async (request) =>
-        [request.url, [...(await cache.match(request)).headers].map((h) => h.join(": ")).sort()]));
+      // Both in the cache's order (its request-response list): one call each, not a match per entry.
+      const [requests, responses] = await Promise.all([cache.keys(), cache.matchAll()]);
+      if (requests.length !== responses.length) return null;
+      out[name] = requests.map((request, i) => [request.url, [...responses[i].headers].map((h) => h.join(": ")).sort()])
+        .sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0));  // by URL: an entry put back as it was is the same
     }
-    return out;
+    const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(JSON.stringify(out)));
+    return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
   }"""
 # Until the service worker controls the page and has the snapshot in its cache (its install,
 # the whole build's precache, is over by then); false after 120 s.
