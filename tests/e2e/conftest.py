@@ -17,6 +17,8 @@ Fixtures (reuse them in tests/e2e/test_*.py):
   phone         a page on a touch phone (390×844, has_touch, is_mobile) with `.cdp`, a DevTools
                 session for real touch events: a page of `returning_phone`, this worker's
                 returning visitor of that kind (wiped between tests as `returning` is)
+  shared_table  a class's SharedTable: one page of the returning visitor kept for the tests of a
+                class that look at one table at several sizes (`.get(key, opener)`; `resize`)
   open_app      open_app(page, url=None, hash="", settings={"speed": "instant"}) navigates
                 and waits for window.ginReady; returns its value
   wait_idle     wait_idle(page): until queued engine calls and computer turns are done
@@ -369,6 +371,59 @@ class ReturningVisitor:
             self.context.close()
             self.context = None
             self.keeper = None
+
+
+class SharedTable:
+    """A page of this worker's returning visitor kept open for the tests of
+    one class, which look at the same table at several sizes: the first test opens it
+    (`get(key, opener)`: `opener(page)` boots it and brings it to that table), the next ones find
+    it as it was left and only resize it, instead of booting the page again for each size. A test
+    that fails or asks for another `key` gets a new page; the page's errors fail the test they
+    happen in (`shared_table`)."""
+
+    def __init__(self, visitor) -> None:
+        self.visitor = visitor
+        self.page = self.key = None
+
+    def get(self, key, opener):
+        if self.page is not None and (key != self.key or self.page.is_closed()):
+            self.close()
+        if self.page is None:
+            self.page, self.key = watch_errors(self.visitor.start()), key
+            opener(self.page)
+        return self.page
+
+    def close(self) -> None:
+        """Its pages closed and the player's storage wiped (the visitor's end)."""
+        if self.page is not None:
+            self.page = self.key = None
+            self.visitor.end()
+
+
+@pytest.fixture(scope="class")
+def _shared_table(returning):
+    shared = SharedTable(returning)
+    yield shared
+    shared.close()
+
+
+@pytest.fixture
+def shared_table(_shared_table, request):
+    """The class's SharedTable; its page's errors fail this test, and after a failure the next
+    test of the class opens a new page."""
+    failed = request.session.testsfailed
+    yield _shared_table
+    page = _shared_table.page
+    errors = list(page.errors) if page is not None else []
+    if errors or request.session.testsfailed != failed:
+        _shared_table.close()
+    assert not errors, "\n".join(errors)
+
+
+def resize(page, size):
+    """The shared page at `size`, once the page has had its resize (the notices placed again)."""
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    page.wait_for_function("([w, h]) => innerWidth === w && innerHeight === h", arg=list(size))
 
 
 def _no_route(*args, **kwargs):

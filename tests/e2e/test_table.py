@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import assert_readable, watch_errors
+from conftest import assert_readable
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
@@ -56,59 +56,6 @@ def settled(page, timeout_s: float = 30):
     # Every screen a test comes back to reads as finished text.
     assert_readable(page, f"phase {view['phase']}, panel {ui['panel']}")
     return view, ui
-
-
-class SharedTable:
-    """A page of this worker's returning visitor (tests/e2e/conftest.py) kept open for the tests of
-    one class, which look at the same table at several sizes: the first test opens it
-    (`get(key, opener)`: `opener(page)` boots it and brings it to that table), the next ones find
-    it as it was left and only resize it, instead of booting the page again for each size. A test
-    that fails or asks for another `key` gets a new page; the page's errors fail the test they
-    happen in (`shared_table`)."""
-
-    def __init__(self, visitor) -> None:
-        self.visitor = visitor
-        self.page = self.key = None
-
-    def get(self, key, opener):
-        if self.page is not None and (key != self.key or self.page.is_closed()):
-            self.close()
-        if self.page is None:
-            self.page, self.key = watch_errors(self.visitor.start()), key
-            opener(self.page)
-        return self.page
-
-    def close(self) -> None:
-        """Its pages closed and the player's storage wiped (the visitor's end)."""
-        if self.page is not None:
-            self.page = self.key = None
-            self.visitor.end()
-
-
-@pytest.fixture(scope="class")
-def _shared_table(returning):
-    shared = SharedTable(returning)
-    yield shared
-    shared.close()
-
-
-@pytest.fixture
-def shared_table(_shared_table, request):
-    """The class's SharedTable; its page's errors fail this test, and after a failure the next
-    test of the class opens a new page."""
-    failed = request.session.testsfailed
-    yield _shared_table
-    page = _shared_table.page
-    errors = list(page.errors) if page is not None else []
-    if errors or request.session.testsfailed != failed:
-        _shared_table.close()
-    assert not errors, "\n".join(errors)
-
-
-def resize(page, size):
-    """The shared page at `size`, once the page has had its resize (the notices placed again)."""
-    page.set_viewport_size({"width": size[0], "height": size[1]})
-    page.wait_for_function("([w, h]) => innerWidth === w && innerHeight === h", arg=list(size))
 
 
 RANK_PLURALS = dict(zip(POINTS, "ases doses treses cuatros cincos seises sietes ochos nueves dieces jotas reinas reyes".split()))

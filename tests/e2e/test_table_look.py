@@ -11,8 +11,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import SETTINGS_KEY, assert_accessible, assert_readable
-from test_table import _shared_table, button, resize, settle, shared_table, shoot, ui  # noqa: F401 (fixtures)
+from conftest import SETTINGS_KEY, assert_accessible, assert_readable, resize
+from test_table import button, settle, shoot, ui
 from test_table_more import put_in_storage
 from test_table_phone import FLIGHT, tap, tap_on
 
@@ -362,7 +362,7 @@ class TestGrande:
     cards and with eleven, at every layout, and nothing scrolls; every corner index stays clear of
     the next card (a phone in portrait fans tighter instead). The computer's cards grow too, and so
     do the piles except in a phone's landscape, whose height has no room for both. One table of ten
-    cards and one of eleven, each opened once and resized to every layout (tests/e2e/test_table.py
+    cards and one of eleven, each opened once and resized to every layout (tests/e2e/conftest.py
     SharedTable)."""
 
     @pytest.mark.parametrize("size", LAYOUTS, ids=lambda s: f"{s[0]}x{s[1]}")

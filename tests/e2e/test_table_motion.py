@@ -10,8 +10,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import _MAYBE_FOREIGN, _is_foreign
-from test_table import _shared_table, button, resize, settle, setup, shared_table, ui  # noqa: F401 (fixtures)
+from conftest import _MAYBE_FOREIGN, _is_foreign, resize
+from test_table import button, settle, setup, ui
 from test_table_phone import touch
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -157,7 +157,7 @@ def test_nothing_moves_with_reduced_motion_or_instant(page, open_app, how):
 
 class TestTheFan:
     """One table (the upcard passed, a card drawn: eleven cards in the hand), opened at the first
-    size and resized to each of the others (tests/e2e/test_table.py SharedTable)."""
+    size and resized to each of the others (tests/e2e/conftest.py SharedTable)."""
 
     @pytest.mark.parametrize("size", FAN_SIZES, ids=[f"{w}x{h}" for w, h in FAN_SIZES])
     def test_the_fan_fits_in_one_row(self, shared_table, open_app, size):

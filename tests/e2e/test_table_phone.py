@@ -9,8 +9,8 @@ from __future__ import annotations
 import time
 
 import pytest
-from conftest import PHONE
-from test_table import _shared_table, button, resize, settle, shared_table, ui  # noqa: F401 (fixtures)
+from conftest import PHONE, resize
+from test_table import button, settle, ui
 
 SEED = "TEST-0001"
 TOUCH_FAST = {"speed": "instant", "level": "easy", "sort": "melds"}
@@ -586,7 +586,7 @@ def boxes(page, selector):
 
 
 class TestTheTopBar:
-    """The match with three-digit scores opened once per language (tests/e2e/test_table.py
+    """The match with three-digit scores opened once per language (tests/e2e/conftest.py
     SharedTable) and looked at in turn at each width."""
 
     @pytest.mark.parametrize("width", [320, 360, 390])
@@ -626,7 +626,7 @@ HAND_SIZES = {(390, 844): 72, (360, 740): 64}
 
 class TestThePhoneLayout:
     """One table (the upcard passed, a card drawn) opened at the first size and resized to each of
-    the others (tests/e2e/test_table.py SharedTable)."""
+    the others (tests/e2e/conftest.py SharedTable)."""
 
     @pytest.mark.parametrize("size", [(390, 844), (360, 740), (844, 390), (740, 360)], ids=lambda s: f"{s[0]}x{s[1]}")
     def test_the_phone_layout_uses_the_screen(self, shared_table, open_app, size):
