@@ -62,7 +62,7 @@ def ctx(warm, site):
     yield warm
     site.release()
     for pg in list(warm.pages):
-        if pg is not warm.keeper:
+        if pg is not warm.keeper and not getattr(pg, "keep", False):
             pg.close()
     foreign = list(warm.foreign)
     wiped = warm.keeper.evaluate(_WIPE)
@@ -434,22 +434,44 @@ DEAL_END_PROBE = r"""(() => {
 })();"""
 
 
-def open_at_the_deal_end(site, tab, open_app, save, probe):
-    """The match `save` opened at fast speed with motion, `probe` in the page before its scripts;
-    returns the deal result panel once the computer's move has ended the deal."""
+@pytest.fixture(scope="module")
+def deal_end(warm, site, before_computer_ends_deal):
+    """One page for the two tests of the deal's end (the second closes the panel, so it comes
+    last): the match saved just before the computer's moves that end its first deal, opened at
+    fast speed with motion, both probes (DEAL_END_PROBE, PANEL_STAGES_PROBE) in the page before
+    its scripts; the deal result panel shown once the computer's move has ended the deal. `ctx`
+    leaves it open (`keep`)."""
     from test_table_more import MATCH_KEY, put_in_storage
 
-    put_in_storage(tab, {MATCH_KEY: save})
-    tab.add_init_script(probe)
-    tab.emulate_media(reduced_motion="no-preference")
-    open_app(tab, url=site.url, hash=f"#seed={save['seed']}", settings={"speed": "fast", "level": "easy"})
-    panel = tab.locator(".panel.deal")
-    panel.wait_for(timeout=30_000)
-    return panel
+    save = before_computer_ends_deal
+    page = new_tab(warm)
+    page.keep = True
+    put_in_storage(page, {MATCH_KEY: save, SETTINGS_KEY: {"speed": "fast", "level": "easy"}})
+    page.add_init_script(DEAL_END_PROBE)
+    page.add_init_script(PANEL_STAGES_PROBE)
+    page.emulate_media(reduced_motion="no-preference")
+    page.goto(site.url + f"#seed={save['seed']}")
+    _wait_ready(page)
+    page.locator(".panel.deal").wait_for(timeout=30_000)
+    yield page
+    page.close()
+    assert warm.keeper.evaluate(_WIPE), "the player's storage was not wiped"
 
 
-def test_the_deal_result_panel_is_built_after_the_frame_that_ends_the_deal(site, tab, open_app, before_computer_ends_deal):
-    panel = open_at_the_deal_end(site, tab, open_app, before_computer_ends_deal, DEAL_END_PROBE)
+@pytest.fixture
+def at_deal_end(deal_end, warm):
+    """deal_end's page and its deal result panel; its errors, or a request to another host
+    during the test, fail the test."""
+    warm.foreign.clear()
+    seen = len(deal_end.errors)
+    yield deal_end, deal_end.locator(".panel.deal")
+    errors, foreign = deal_end.errors[seen:], list(warm.foreign)
+    assert not errors, "\n".join(errors)
+    assert not foreign, f"requests to other hosts: {foreign}"
+
+
+def test_the_deal_result_panel_is_built_after_the_frame_that_ends_the_deal(at_deal_end):
+    tab, panel = at_deal_end
     probe = tab.evaluate("window.__dealEnd")
     # The render that ends the deal shows the table without the panel; the panel comes in a later frame.
     assert probe["stateFrame"] is not None and probe["panelWithState"] is False, probe
@@ -485,11 +507,11 @@ PANEL_STAGES_PROBE = r"""(() => {
 })();"""
 
 
-def test_the_deal_result_panel_is_laid_out_hidden_before_it_shows_and_the_next_deal_is_dealt_after(site, tab, open_app, before_computer_ends_deal):
+def test_the_deal_result_panel_is_laid_out_hidden_before_it_shows_and_the_next_deal_is_dealt_after(at_deal_end):
     # A phone at a quarter of its CPU paid the panel's build, its layout and the showdown in one
     # frame: the panel is put in the page hidden (laid out in that frame), then shown in a later
     # frame as it is (nothing built then), its showdown starting as it shows.
-    panel = open_at_the_deal_end(site, tab, open_app, before_computer_ends_deal, PANEL_STAGES_PROBE)
+    tab, panel = at_deal_end
     tab.evaluate("window.ginApp.idle()")
     p = tab.evaluate("window.__stages")
     assert p["stateFrame"] is not None and p["inserted"] > p["stateFrame"], p
