@@ -13,6 +13,7 @@ its storage put back in each test's tab before the page's scripts, as a reload f
 
 from __future__ import annotations
 
+import contextlib
 import json
 from dataclasses import dataclass
 
@@ -68,6 +69,18 @@ def ctx(warm, site):
     wiped = warm.keeper.evaluate(_WIPE)
     assert not foreign, f"requests to other hosts: {foreign}"
     assert wiped, "the player's storage was not wiped"
+
+
+@contextlib.contextmanager
+def span_of(page, warm):
+    """A test's span of a page kept open for several tests: its errors, or a request to another
+    host, during the test fail it."""
+    warm.foreign.clear()
+    seen = len(page.errors)
+    yield page
+    errors, foreign = page.errors[seen:], list(warm.foreign)
+    assert not errors, "\n".join(errors)
+    assert not foreign, f"requests to other hosts: {foreign}"
 
 
 def new_tab(ctx):
@@ -244,18 +257,6 @@ WORKER_CLOCK = """() => { const Native = window.Worker; window.Worker = class ex
 }; }"""
 
 
-def test_the_engines_worker_starts_once_the_saved_table_is_on_screen(tab, site, at_draw):
-    # On a slow phone the page and the worker share one core: a worker started first (by boot.js)
-    # delayed the saved hand by seconds. With a saved table it starts after the hand's frame.
-    tab.add_init_script(f"({HAND_CLOCK})(); ({WORKER_CLOCK})();")
-    open_held(tab, at_draw, site)
-    assert hand_cards(tab) == at_draw.hand  # drawn before the worker's script was even asked for
-    assert tab.evaluate("window.ginEarlyWorker") is None
-    release(tab, site)
-    hand_at, frame, started = tab.evaluate("[window.__handAt, window.__handFrame, window.__workerAt]")
-    assert hand_at < frame <= started
-
-
 # The page's scripts (by path) whose fetch began before the player's hand was on screen.
 SCRIPTS_BEFORE_HAND = """async () => {
   const hand = await window.ginHand;
@@ -266,14 +267,68 @@ SCRIPTS_BEFORE_HAND = """async () => {
 }"""
 
 
-def test_the_saved_table_is_drawn_from_the_pages_two_scripts(tab, site, at_draw):
+class HeldTab:
+    """One tab for the two tests that look at a saved table's page before its engine, opened on
+    at_draw with the engine's script held and HAND_CLOCK, WORKER_CLOCK in it before its scripts:
+    the first reads what it recorded while held, the second releases it and closes it (once up,
+    the page owns the match, which no other test's tab may meet). `get()` opens it (again, if it
+    was closed); `ctx` leaves it open (`keep`)."""
+
+    def __init__(self, warm, site, at) -> None:
+        self.warm, self.site, self.at = warm, site, at
+        self.page = None
+
+    def get(self):
+        if self.page is None or self.page.is_closed():
+            self.page = new_tab(self.warm)
+            self.page.keep = True
+            self.page.add_init_script(f"({HAND_CLOCK})(); ({WORKER_CLOCK})();")
+            open_held(self.page, self.at, self.site)
+        return self.page
+
+    def close(self) -> None:
+        """The page closed and the player's storage it wrote wiped."""
+        self.site.release(WORKER)
+        if self.page is not None and not self.page.is_closed():
+            self.page.close()
+            assert self.warm.keeper.evaluate(_WIPE), "the player's storage was not wiped"
+
+
+@pytest.fixture(scope="module")
+def _held_tab(warm, site, at_draw):
+    held = HeldTab(warm, site, at_draw)
+    yield held
+    held.close()
+
+
+@pytest.fixture
+def held_tab(_held_tab, warm):
+    """The module's HeldTab; its page's errors during the test, or a request to another host,
+    fail the test."""
+    with span_of(_held_tab.get(), warm):
+        yield _held_tab
+
+
+def test_the_saved_table_is_drawn_from_the_pages_two_scripts(held_tab):
     # On a slow phone each of the page's ~70 modules, fetched in ~5 import waves, cost a request
     # and a compile: the saved hand waited 2.3 s for them at CPU x4. The build serves each entry
     # file with its imports inside (tools/dist.py BUNDLED): nothing else is fetched before the hand.
-    open_held(tab, at_draw, site)
-    seen = tab.evaluate(SCRIPTS_BEFORE_HAND)
+    seen = held_tab.get().evaluate(SCRIPTS_BEFORE_HAND)
     assert seen == {"waking": True, "scripts": ["app.js", "boot.js"]}
+
+
+
+
+def test_the_engines_worker_starts_once_the_saved_table_is_on_screen(held_tab, site, at_draw):
+    # On a slow phone the page and the worker share one core: a worker started first (by boot.js)
+    # delayed the saved hand by seconds. With a saved table it starts after the hand's frame.
+    tab = held_tab.get()
+    assert hand_cards(tab) == at_draw.hand  # drawn before the worker's script was even asked for
+    assert tab.evaluate("window.ginEarlyWorker") is None
     release(tab, site)
+    hand_at, frame, started = tab.evaluate("[window.__handAt, window.__handFrame, window.__workerAt]")
+    held_tab.close()
+    assert hand_at < frame <= started
 
 
 # What the page holds at its first rendering opportunity (the requestAnimationFrame before the
@@ -462,12 +517,8 @@ def deal_end(warm, site, before_computer_ends_deal):
 def at_deal_end(deal_end, warm):
     """deal_end's page and its deal result panel; its errors, or a request to another host
     during the test, fail the test."""
-    warm.foreign.clear()
-    seen = len(deal_end.errors)
-    yield deal_end, deal_end.locator(".panel.deal")
-    errors, foreign = deal_end.errors[seen:], list(warm.foreign)
-    assert not errors, "\n".join(errors)
-    assert not foreign, f"requests to other hosts: {foreign}"
+    with span_of(deal_end, warm):
+        yield deal_end, deal_end.locator(".panel.deal")
 
 
 def test_the_deal_result_panel_is_built_after_the_frame_that_ends_the_deal(at_deal_end):
