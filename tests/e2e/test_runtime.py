@@ -112,6 +112,9 @@ def test_corrupt_save_is_kept_aside(page, open_app, wait_idle, server):
 
 
 def test_without_local_storage_the_game_still_plays(page, open_app, wait_idle):
+    # Without storage the settings are the defaults (speed normal): every move animated, which is
+    # not what this test looks at; with reduced motion nothing moves (table/motion.js).
+    page.emulate_media(reduced_motion="reduce")
     page.add_init_script(
         """Object.defineProperty(window, "localStorage", {
              configurable: true,
