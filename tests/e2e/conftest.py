@@ -28,6 +28,11 @@ Fixtures (reuse them in tests/e2e/test_*.py):
                 browser test of the suite beside it (it measures pace or motion)
 
 Helpers (import from conftest):
+  GatedServer()  dist/ served from a thread of this process whose gate holds the requests for a
+                path until the test lets them go (hold, wait_asked, release): a held request
+                without a route, so a context keeps its HTTP cache (see the class)
+  guard_context(ctx, routed=True), NO_WAY_OUT  the request guard; routed=False with
+                browser.new_context(proxy=NO_WAY_OUT) for a context whose HTTP cache is wanted
   assert_readable(page, where="")  what the player and a screen reader meet on the screen
                 (visible text, accessible names, titles, options) reads as the page's
                 language: no "[object", "undefined", "NaN", raw text key, unfilled {slot}
@@ -203,9 +208,13 @@ def _is_foreign(url: str) -> bool:
     return parts.hostname not in ALLOWED_HOSTS
 
 
-def guard_context(ctx):
+def guard_context(ctx, routed: bool = True):
     """Record every URL ``ctx`` requests (``ctx.requests``, in order) and refuse
-    those to other hosts (kept in ``ctx.foreign`` for the test to fail on)."""
+    those to other hosts (kept in ``ctx.foreign`` for the test to fail on).
+
+    The refusal is a route, and in Chromium any route turns the context's HTTP cache off.
+    ``routed=False`` only records: for a context made with ``NO_WAY_OUT`` (its other
+    hosts go to a proxy that is not there), whose HTTP cache is wanted."""
     ctx.requests = []
     ctx.foreign = []
 
@@ -224,8 +233,15 @@ def guard_context(ctx):
     ctx.on("request", record)
     # Only what may be foreign is routed: a local request goes on inside Playwright's driver
     # instead of waiting for this process to answer it (a round trip each, ~200 per boot).
-    ctx.route(_MAYBE_FOREIGN, guard)
+    if routed:
+        ctx.route(_MAYBE_FOREIGN, guard)
     return ctx
+
+
+# browser.new_context(proxy=NO_WAY_OUT): every host but 127.0.0.1 is asked through a proxy on
+# the discard port, where nothing answers (net::ERR_PROXY_CONNECTION_FAILED); with
+# guard_context(ctx, routed=False) such a request is still recorded in ctx.foreign.
+NO_WAY_OUT = {"server": "http://127.0.0.1:9", "bypass": "127.0.0.1"}
 
 
 # Every http(s)/ws(s) URL whose host is not 127.0.0.1 (the guard's _is_foreign decides).
@@ -686,3 +702,72 @@ def boot_then_failure(context, page, server, on_boot) -> None:
     context.unroute("**/pyodide.asm.wasm")
     context.route("**/pyodide.asm.wasm", lambda route: route.fulfill(status=404, body="gone"))
     page.wait_for_selector("#app[data-boot=failed]", timeout=60_000)
+
+
+# --- a server with a gate: requests held in the server, not by a route ------------------------
+
+
+class GatedServer:
+    """dist/ served from a thread of this process (tools/serve.py's handler, its headers), whose
+    `gate` can hold the requests for a path until the test lets them go. A held request waits in
+    the server, so the browser needs no route (in Chromium a route turns the HTTP cache off: every
+    load would fetch and compile the whole runtime again). Holding works on what reaches the
+    server: a context that blocks service workers (no-cache: every load asks the server again).
+
+      hold(path)        from now on, requests for `path` ("/worker.js") wait in the server
+      wait_asked(path)  until a request for `path` waits at the gate (AssertionError after 30 s)
+      release(path)     let them through (and the later ones); release() lets everything go"""
+
+    def __init__(self, directory: Path | None = None) -> None:
+        import threading
+
+        from tools import serve
+
+        self._cond = threading.Condition()
+        self._held: set[str] = set()
+        self._waiting: dict[str, int] = {}
+        gate = self
+
+        class Handler(serve.Handler):
+            quiet = True
+
+            def send_head(self):
+                gate._enter(urlsplit(self.path).path)
+                return super().send_head()
+
+        self.httpd = serve.Server(("127.0.0.1", 0), lambda *a, **k: Handler(*a, directory=str(directory or DIST), **k))
+        self.port = self.httpd.server_address[1]
+        self.url = f"http://127.0.0.1:{self.port}/"
+        self._thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        self._thread.start()
+
+    def _enter(self, path: str) -> None:
+        with self._cond:
+            if path not in self._held:
+                return
+            self._waiting[path] = self._waiting.get(path, 0) + 1
+            self._cond.notify_all()
+            self._cond.wait_for(lambda: path not in self._held, timeout=120)
+            self._waiting[path] -= 1
+
+    def hold(self, path: str) -> None:
+        with self._cond:
+            self._held.add(path)
+
+    def wait_asked(self, path: str, timeout_s: float = 30) -> None:
+        with self._cond:
+            if not self._cond.wait_for(lambda: self._waiting.get(path, 0) > 0, timeout=timeout_s):
+                raise AssertionError(f"no request for {path} reached the server within {timeout_s} s")
+
+    def release(self, path: str | None = None) -> None:
+        with self._cond:
+            if path is None:
+                self._held.clear()
+            else:
+                self._held.discard(path)
+            self._cond.notify_all()
+
+    def stop(self) -> None:
+        self.release()
+        self.httpd.shutdown()
+        self.httpd.server_close()

@@ -82,30 +82,18 @@ class Engine:
     def center(self, selector: str) -> tuple[int, int]:
         """A point of the first visible element matching `selector` that reaches it (its centre
         where nothing covers it), scrolled into view."""
-        box = self.wait(
-            """(sel) => {
-                 const el = [...document.querySelectorAll(sel)].find(e => e.getClientRects().length);
-                 if (!el) return null;
-                 el.scrollIntoView({block: "nearest", inline: "nearest"});
-                 const r = el.getBoundingClientRect();
-                 const y = Math.round(r.top + r.height / 2);
-                 // The centre, else the first point along it that reaches this
-                 // element (a hand card under its neighbour shows a strip).
-                 const hits = (x) => el.contains(document.elementFromPoint(x, y));
-                 const mid = Math.round(r.left + r.width / 2);
-                 if (hits(mid)) return [mid, y];
-                 for (let x = Math.ceil(r.left) + 2; x < r.right; x += 3) if (hits(x)) return [x, y];
-                 return [mid, y];
-               }""",
-            selector,
-            timeout_s=30,
-            what=f"a visible {selector}",
-        )
-        return box[0], box[1]
+        x, y, _ = self.center_and_text(selector)
+        return x, y
 
-    def tap(self, selector: str) -> None:
-        """A real click (pointer down and up) on the element's centre."""
-        x, y = self.center(selector)
+    def center_and_text(self, selector: str) -> tuple[int, int, str]:
+        """center(selector) and that element's text (trimmed), in one round trip."""
+        x, y, text = self.wait(_CENTER, selector, timeout_s=30, what=f"a visible {selector}")
+        return x, y, text
+
+    def tap(self, selector: str, at: tuple[int, int] | None = None) -> None:
+        """A real click (pointer down and up) on the element's centre (`at`: the point center()
+        gave for it, not asked again)."""
+        x, y = at or self.center(selector)
         self.actions([{"type": "pointerMove", "x": x, "y": y}, {"type": "pointerDown", "button": 0}, {"type": "pointerUp", "button": 0}])
 
     def drag(self, source: str, target: str, steps: int = 8) -> None:
@@ -113,6 +101,25 @@ class Engine:
         (x0, y0), (x1, y1) = self.center(source), self.center(target)
         moves = [{"type": "pointerMove", "x": x0 + (x1 - x0) * i // steps, "y": y0 + (y1 - y0) * i // steps, "duration": 30} for i in range(1, steps + 1)]
         self.actions([{"type": "pointerMove", "x": x0, "y": y0}, {"type": "pointerDown", "button": 0}, *moves, {"type": "pointerUp", "button": 0}])
+
+
+# A point of the first visible element matching the selector that reaches it (scrolled into view),
+# and its text: [x, y, text], or null while there is none.
+_CENTER = """(sel) => {
+     const el = [...document.querySelectorAll(sel)].find(e => e.getClientRects().length);
+     if (!el) return null;
+     el.scrollIntoView({block: "nearest", inline: "nearest"});
+     const r = el.getBoundingClientRect();
+     const y = Math.round(r.top + r.height / 2);
+     // The centre, else the first point along it that reaches this
+     // element (a hand card under its neighbour shows a strip).
+     const hits = (x) => el.contains(document.elementFromPoint(x, y));
+     const mid = Math.round(r.left + r.width / 2);
+     const text = el.textContent.trim();
+     if (hits(mid)) return [mid, y, text];
+     for (let x = Math.ceil(r.left) + 2; x < r.right; x += 3) if (hits(x)) return [x, y, text];
+     return [mid, y, text];
+   }"""
 
 
 # --------------------------------------------------------------------------- Firefox

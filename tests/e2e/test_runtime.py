@@ -6,6 +6,10 @@ import json
 import re
 import shutil
 import time
+from types import SimpleNamespace
+
+import pytest
+from conftest import SETTINGS_KEY, Server, _wait_idle, _wait_ready, guard_context, watch_errors
 
 MATCH_KEY = "gin.match.v1"
 ASIDE_KEY = "gin.aside.v1"
@@ -81,9 +85,8 @@ def test_seed_in_url_and_replay(page, open_app, wait_idle, server):
     assert again == first
 
 
-def test_corrupt_save_is_kept_aside(page, open_app, wait_idle):
-    open_app(page)
-    wait_idle(page)
+def test_corrupt_save_is_kept_aside(page, open_app, wait_idle, server):
+    page.goto(server.url + "app.webmanifest")  # a page of the origin, to write its storage
     for broken in ("{not json", json.dumps({"format": "not-a-gin-save", "actions": [42]})):
         page.evaluate("([k, v]) => localStorage.setItem(k, v)", [MATCH_KEY, broken])
         open_app(page)  # no seed in the URL: the save decides
@@ -109,6 +112,9 @@ def test_corrupt_save_is_kept_aside(page, open_app, wait_idle):
 
 
 def test_without_local_storage_the_game_still_plays(page, open_app, wait_idle):
+    # Without storage the settings are the defaults (speed normal): every move animated, which is
+    # not what this test looks at; with reduced motion nothing moves (table/motion.js).
+    page.emulate_media(reduced_motion="reduce")
     page.add_init_script(
         """Object.defineProperty(window, "localStorage", {
              configurable: true,
@@ -147,10 +153,30 @@ def test_boot_failure_is_reported_and_retry_works(context, page, server):
     assert SEED_RE.match(page.evaluate("window.ginReady.then(v => v.seed)"))
 
 
-def test_offline_reload_reaches_ready(context, page, open_app, make_server, wait_idle):
-    srv = make_server()
-    open_app(page, url=srv.url)
-    before = play_moves(page, wait_idle, 2)
+@pytest.fixture(scope="module")
+def first_visit(browser, dist):
+    """A first visit (a fresh context with the request guard) on a server of its own, two moves
+    played: test_no_request_leaves_the_machine looks at what it requested,
+    test_offline_reload_reaches_ready then stops its server. The page's errors fail the test."""
+    srv = Server()
+    ctx = guard_context(browser.new_context(locale="es-ES"))
+    page = watch_errors(ctx.new_page())
+    try:
+        page.add_init_script("localStorage.setItem(%s, %s)" % (json.dumps(SETTINGS_KEY), json.dumps(json.dumps({"speed": "instant"}))))
+        page.goto(srv.url)
+        _wait_ready(page)
+        before = play_moves(page, _wait_idle, 2)
+        assert not page.errors, "\n".join(page.errors)
+        yield SimpleNamespace(server=srv, context=ctx, page=page, before=before)
+    finally:
+        foreign = list(ctx.foreign)
+        ctx.close()
+        srv.stop()
+    assert not foreign, f"requests to other hosts: {foreign}"
+
+
+def test_offline_reload_reaches_ready(first_visit):
+    page, context = first_visit.page, first_visit.context
     # The service worker has precached the build and controls the page.
     assert page.evaluate(
         """async () => {
@@ -159,12 +185,14 @@ def test_offline_reload_reaches_ready(context, page, open_app, make_server, wait
              return registration.active.state;
            }"""
     ) == "activated"
-    srv.stop()
+    first_visit.server.stop()
     context.set_offline(True)
-    open_app(page, reload=True)
-    assert wait_idle(page) == before
+    page.reload()
+    _wait_ready(page)
+    assert _wait_idle(page) == first_visit.before
     urls = [u for u in context.requests if "pyodide.asm.wasm" in u]
     assert urls, "the page loaded Pyodide's WebAssembly"
+    assert not page.errors, "\n".join(page.errors)
 
 
 def test_new_build_replaces_the_cache(page, open_app, make_server, wait_idle, dist, tmp_path):
@@ -173,23 +201,23 @@ def test_new_build_replaces_the_cache(page, open_app, make_server, wait_idle, di
     srv = make_server(site)
     open_app(page, url=srv.url)
     # Once active, the build's worker has moved what the first boot fetched
-    # (the staging cache) into its own cache and deleted the staging one.
+    # (the staging cache) into its own cache and deleted the staging one, and
+    # has claimed the page: a page of the old build.
     old = page.evaluate(
         """async () => {
              await navigator.serviceWorker.ready;
-             for (let i = 0; i < 100 && (await caches.keys()).length > 1; i++) {
+             for (let i = 0; i < 100 && ((await caches.keys()).length > 1 || !navigator.serviceWorker.controller); i++) {
                await new Promise(r => setTimeout(r, 50));
              }
              return caches.keys();
            }"""
     )
+    assert page.evaluate("() => Boolean(navigator.serviceWorker.controller)"), "the page is not the old build's"
     assert len(old) == 1 and old[0].startswith("gin-") and old[0].endswith("@/") and not old[0].startswith("gin-staging"), old
     # A new build: same files, a new version, so a new service worker script.
     sw = (site / "sw.js").read_text()
     version = json.loads((site / "manifest.json").read_text())["version"]
     (site / "sw.js").write_text(sw.replace(f'"version": "{version}"', '"version": "next"'))
-    open_app(page, reload=True)
-    wait_idle(page)
     # The new worker installs, then waits while a page uses the old build.
     assert page.evaluate(
         """async () => {
@@ -223,9 +251,9 @@ def test_new_build_replaces_the_cache(page, open_app, make_server, wait_idle, di
     assert keys == ["gin-next@/"]
 
 
-def test_no_request_leaves_the_machine(context, page, open_app, wait_idle):
-    open_app(page)
-    play_moves(page, wait_idle, 2)
+def test_no_request_leaves_the_machine(first_visit):
+    context = first_visit.context
     assert context.requests
     assert context.foreign == []
     assert all(u.startswith("http://127.0.0.1:") for u in context.requests if u.startswith("http"))
+    assert not first_visit.page.errors, "\n".join(first_visit.page.errors)

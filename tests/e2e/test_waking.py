@@ -4,16 +4,22 @@ move asked meanwhile and plays it exactly once when the engine answers; a kept v
 with the save gives way to the engine's (the queued move refused, visibly); an unreadable or stale
 one is ignored; a tab that does not own the match never writes it.
 
-The worker's script is held (page.route) so the engine cannot answer until the test lets it go;
-the service worker is blocked so that request always reaches the route."""
+The worker's script is held in the server (GatedServer, tests/e2e/conftest.py) so the engine
+cannot answer until the test lets it go; the service worker is blocked so that request always
+reaches the server. The tests share one context (`warm`: its HTTP cache kept, which a route would
+turn off, so only the module's first load fetches the build; the player's storage wiped after each
+test) and start from one played position (`at_draw`: the match played once to the player's draw,
+its storage put back in each test's tab before the page's scripts, as a reload finds it)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+from dataclasses import dataclass
 
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
-from conftest import _wait_ready, guard_context, watch_errors
+from conftest import _WIPE, NO_WAY_OUT, SETTINGS_KEY, GatedServer, _wait_ready, guard_context, watch_errors
 from test_table import ARTIFACTS, button, hand_cards, settle
 
 SHOWN_KEY = "gin.shown.v1"
@@ -24,27 +30,85 @@ QUEUED = "Se jugará en cuanto el juego despierte."
 CHANGED = "La mesa cambió al despertar el juego: esa jugada no se hizo."
 
 
-@pytest.fixture
-def ctx(browser):
-    c = guard_context(browser.new_context(locale="es-ES", service_workers="block"))
+WORKER = "/worker.js"
+
+
+@pytest.fixture(scope="module")
+def site(dist):
+    """dist/ on a server of this module whose gate holds the engine's worker script."""
+    srv = GatedServer()
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture(scope="module")
+def warm(browser, site):
+    """The module's context: service workers blocked (every load asks `site`), no route (the
+    guard records, NO_WAY_OUT keeps other hosts out), so its HTTP cache keeps the build between
+    tests. `keeper`, a page on a small file of the origin, wipes the player's storage."""
+    c = guard_context(browser.new_context(locale="es-ES", service_workers="block", proxy=NO_WAY_OUT), routed=False)
+    c.keeper = c.new_page()
+    c.keeper.goto(site.url + "app.webmanifest")
     yield c
-    foreign = list(c.foreign)
+    site.release()
     c.close()
+
+
+@pytest.fixture
+def ctx(warm, site):
+    """The module's context for one test: afterwards its pages closed, the gate opened and the
+    player's storage (local, IndexedDB, cookies) wiped."""
+    warm.requests.clear()
+    warm.foreign.clear()
+    yield warm
+    site.release()
+    for pg in list(warm.pages):
+        if pg is not warm.keeper and not getattr(pg, "keep", False):
+            pg.close()
+    foreign = list(warm.foreign)
+    wiped = warm.keeper.evaluate(_WIPE)
     assert not foreign, f"requests to other hosts: {foreign}"
+    assert wiped, "the player's storage was not wiped"
+
+
+@contextlib.contextmanager
+def span_of(page, warm):
+    """A test's span of a page kept open for several tests: its errors, or a request to another
+    host, during the test fail it."""
+    warm.foreign.clear()
+    seen = len(page.errors)
+    yield page
+    errors, foreign = page.errors[seen:], list(warm.foreign)
+    assert not errors, "\n".join(errors)
+    assert not foreign, f"requests to other hosts: {foreign}"
+
+
+def new_tab(ctx):
+    pg = watch_errors(ctx.new_page())
+    pg.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
+    pg.emulate_media(reduced_motion="reduce")
+    return pg
 
 
 @pytest.fixture
 def tab(ctx):
-    pg = watch_errors(ctx.new_page())
-    pg.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
-    pg.emulate_media(reduced_motion="reduce")
+    pg = new_tab(ctx)
     yield pg
     assert not pg.errors, "\n".join(pg.errors)
 
 
-def to_draw(page, open_app):
-    """The match WAKE-0001 at the player's draw from the stock."""
-    open_app(page, hash=f"#seed={SEED}", settings=SETTINGS)
+@dataclass(frozen=True)
+class Position:
+    storage: dict  # the page's localStorage, key -> raw text
+    url: str
+    view: dict
+    hand: list
+    scores: tuple
+    moves: int
+
+
+def to_draw(page):
+    """The match WAKE-0001 (opened at `page`'s URL) at the player's draw from the stock."""
     view = settle(page)
     for _ in range(4):
         if view["phase"] == "draw" and view["to_act"] == 0:
@@ -52,6 +116,47 @@ def to_draw(page, open_app):
         button(page, "Pasar").click()
         view = settle(page)
     raise AssertionError(view["phase"])
+
+
+@pytest.fixture(scope="module")
+def at_draw(warm, site):
+    """The match WAKE-0001 played once, in a tab of `warm` as the tests' tabs are, to the player's
+    draw from the stock: what the page kept in localStorage and what it showed then."""
+    pg = new_tab(warm)
+    pg.add_init_script("localStorage.setItem(%s, %s)" % (json.dumps(SETTINGS_KEY), json.dumps(json.dumps(SETTINGS))))
+    pg.goto(site.url + f"#seed={SEED}")
+    _wait_ready(pg)
+    view = to_draw(pg)
+    position = Position(
+        storage=pg.evaluate("() => Object.fromEntries(Object.entries(localStorage))"),
+        url=pg.url,
+        view=view,
+        hand=hand_cards(pg),
+        scores=scores(pg),
+        moves=actions(pg),
+    )
+    assert not pg.errors, "\n".join(pg.errors)
+    pg.close()
+    assert warm.keeper.evaluate(_WIPE), "the player's storage was not wiped"
+    return position
+
+
+def put_back(page, storage):
+    """`storage` in localStorage before the page's first script (once: a reload keeps what the page
+    wrote since)."""
+    page.add_init_script(
+        "if (!sessionStorage.getItem('test.seeded')) { sessionStorage.setItem('test.seeded', '1'); "
+        "for (const [k, v] of Object.entries(%s)) localStorage.setItem(k, v); }" % json.dumps(storage)
+    )
+
+
+def open_at(page, at, site, storage=None):
+    """The page opened on the position `at` (its storage put back, or `storage`), as a reload of
+    its tab opens it; returns the view once the engine is up and it is the player's move."""
+    put_back(page, at.storage if storage is None else storage)
+    page.goto(at.url)
+    _wait_ready(page)
+    return settle(page)
 
 
 # What the element under `sel` overlaps among the table's visible parts (cards, piles, labels,
@@ -84,31 +189,28 @@ def scores(page):
     return page.locator(".score-human").inner_text(), page.locator(".score-computer").inner_text()
 
 
-def reload_held(page):
-    """Reload with the engine's worker script held back; returns the held requests."""
-    held = []
-    page.route("**/worker.js", lambda route: held.append(route))
-    with page.expect_request("**/worker.js"):
-        page.reload()
-    return held
+def open_held(page, at, site, storage=None):
+    """The page opened on the position `at` (its storage put back, or `storage`: as a reload of
+    its tab finds it) with the engine's worker script held in the server until `release`."""
+    put_back(page, at.storage if storage is None else storage)
+    site.hold(WORKER)
+    page.goto(at.url)
+    site.wait_asked(WORKER)
 
 
-def release(page, held):
+def release(page, site):
     """Let the worker's script through; the page then boots and opens the match."""
-    for route in held:
-        route.continue_()
-    page.unroute("**/worker.js")
+    site.release(WORKER)
     _wait_ready(page)
     return settle(page)
 
 
-def test_a_reload_draws_the_saved_table_at_once_and_plays_a_queued_draw_once(tab, open_app):
-    view = to_draw(tab, open_app)
-    hand, points, moves = hand_cards(tab), scores(tab), actions(tab)
-    kept = stored(tab)
+def test_a_reload_draws_the_saved_table_at_once_and_plays_a_queued_draw_once(tab, site, at_draw):
+    view, hand, points, moves = at_draw.view, at_draw.hand, at_draw.scores, at_draw.moves
+    kept = json.loads(at_draw.storage[SHOWN_KEY])  # kept by the page that played to the draw
     assert kept["seed"] == SEED and kept["actions"] == moves and kept["view"]["hand"] == view["hand"]
 
-    held = reload_held(tab)
+    open_held(tab, at_draw, site)
     tab.locator("#app[data-waking=true] .table").wait_for()
     # The same table as before the reload, the engine not up: the saved hand and scores, marked.
     assert tab.locator("#app").get_attribute("data-boot") != "ready"
@@ -131,7 +233,7 @@ def test_a_reload_draws_the_saved_table_at_once_and_plays_a_queued_draw_once(tab
     button(tab, "Mazo").click()
     assert tab.evaluate("window.ginApp.ui.waking") is True
 
-    view = release(tab, held)
+    view = release(tab, site)
     # Played exactly once, on the engine's match: one more action, the drawn card in hand.
     assert actions(tab) == moves + 1
     assert tab.evaluate("window.ginApp.save")["actions"][-1] == {"type": "draw", "from": "stock"}
@@ -155,20 +257,6 @@ WORKER_CLOCK = """() => { const Native = window.Worker; window.Worker = class ex
 }; }"""
 
 
-def test_the_engines_worker_starts_once_the_saved_table_is_on_screen(tab, open_app):
-    # On a slow phone the page and the worker share one core: a worker started first (by boot.js)
-    # delayed the saved hand by seconds. With a saved table it starts after the hand's frame.
-    to_draw(tab, open_app)
-    hand = hand_cards(tab)
-    tab.add_init_script(f"({HAND_CLOCK})(); ({WORKER_CLOCK})();")
-    held = reload_held(tab)
-    assert hand_cards(tab) == hand  # drawn before the worker's script was even asked for
-    assert tab.evaluate("window.ginEarlyWorker") is None
-    release(tab, held)
-    hand_at, frame, started = tab.evaluate("[window.__handAt, window.__handFrame, window.__workerAt]")
-    assert hand_at < frame <= started
-
-
 # The page's scripts (by path) whose fetch began before the player's hand was on screen.
 SCRIPTS_BEFORE_HAND = """async () => {
   const hand = await window.ginHand;
@@ -179,15 +267,68 @@ SCRIPTS_BEFORE_HAND = """async () => {
 }"""
 
 
-def test_the_saved_table_is_drawn_from_the_pages_two_scripts(tab, open_app):
+class HeldTab:
+    """One tab for the two tests that look at a saved table's page before its engine, opened on
+    at_draw with the engine's script held and HAND_CLOCK, WORKER_CLOCK in it before its scripts:
+    the first reads what it recorded while held, the second releases it and closes it (once up,
+    the page owns the match, which no other test's tab may meet). `get()` opens it (again, if it
+    was closed); `ctx` leaves it open (`keep`)."""
+
+    def __init__(self, warm, site, at) -> None:
+        self.warm, self.site, self.at = warm, site, at
+        self.page = None
+
+    def get(self):
+        if self.page is None or self.page.is_closed():
+            self.page = new_tab(self.warm)
+            self.page.keep = True
+            self.page.add_init_script(f"({HAND_CLOCK})(); ({WORKER_CLOCK})();")
+            open_held(self.page, self.at, self.site)
+        return self.page
+
+    def close(self) -> None:
+        """The page closed and the player's storage it wrote wiped."""
+        self.site.release(WORKER)
+        if self.page is not None and not self.page.is_closed():
+            self.page.close()
+            assert self.warm.keeper.evaluate(_WIPE), "the player's storage was not wiped"
+
+
+@pytest.fixture(scope="module")
+def _held_tab(warm, site, at_draw):
+    held = HeldTab(warm, site, at_draw)
+    yield held
+    held.close()
+
+
+@pytest.fixture
+def held_tab(_held_tab, warm):
+    """The module's HeldTab; its page's errors during the test, or a request to another host,
+    fail the test."""
+    with span_of(_held_tab.get(), warm):
+        yield _held_tab
+
+
+def test_the_saved_table_is_drawn_from_the_pages_two_scripts(held_tab):
     # On a slow phone each of the page's ~70 modules, fetched in ~5 import waves, cost a request
     # and a compile: the saved hand waited 2.3 s for them at CPU x4. The build serves each entry
     # file with its imports inside (tools/dist.py BUNDLED): nothing else is fetched before the hand.
-    to_draw(tab, open_app)
-    held = reload_held(tab)
-    seen = tab.evaluate(SCRIPTS_BEFORE_HAND)
+    seen = held_tab.get().evaluate(SCRIPTS_BEFORE_HAND)
     assert seen == {"waking": True, "scripts": ["app.js", "boot.js"]}
-    release(tab, held)
+
+
+
+
+def test_the_engines_worker_starts_once_the_saved_table_is_on_screen(held_tab, site, at_draw):
+    # On a slow phone the page and the worker share one core: a worker started first (by boot.js)
+    # delayed the saved hand by seconds. With a saved table it starts after the hand's frame.
+    tab = held_tab.get()
+    assert hand_cards(tab) == at_draw.hand  # drawn before the worker's script was even asked for
+    assert tab.evaluate("window.ginEarlyWorker") is None
+    release(tab, site)
+    hand_at, frame, started = tab.evaluate("[window.__handAt, window.__handFrame, window.__workerAt]")
+    held_tab.close()
+    assert hand_at < frame <= started
 
 
 # What the page holds at its first rendering opportunity (the requestAnimationFrame before the
@@ -198,47 +339,41 @@ FIRST_FRAME = """() => requestAnimationFrame(() => {
 })"""
 
 
-def test_a_reload_with_a_saved_table_paints_it_first_never_the_pages_frame(tab, open_app):
+def test_a_reload_with_a_saved_table_paints_it_first_never_the_pages_frame(tab, site, at_draw):
     # At CPU x4 every frame is paid for by the whole browser's quarter of a core: the HTML's frame,
     # painted while app.js loaded, cost its raster and its frame (~0.2 s) before the saved hand.
     # app.js is render-blocking: the first paint is the saved table. Here app.js is held until
     # either a frame is drawn without it (the old page) or a while has passed with none.
-    to_draw(tab, open_app)
-    hand = hand_cards(tab)
+    hand = at_draw.hand
     tab.add_init_script(f"({FIRST_FRAME})()")
-    scripts = []
-    tab.route("**/app.js", lambda route: scripts.append(route))
-    held = []
-    tab.route("**/worker.js", lambda route: held.append(route))
-    with tab.expect_request("**/app.js"):
-        tab.reload(wait_until="commit")
+    put_back(tab, at_draw.storage)
+    site.hold("/app.js")
+    site.hold(WORKER)
+    tab.goto(at_draw.url, wait_until="commit")
+    site.wait_asked("/app.js")
     try:
         tab.wait_for_function("() => window.__firstFrame !== undefined", timeout=1500, polling=50)
     except PlaywrightTimeout:  # no frame while app.js is held: what is wanted
         pass
-    for route in scripts:
-        route.continue_()
-    tab.unroute("**/app.js")
+    site.release("/app.js")
     tab.wait_for_function("() => window.__firstFrame !== undefined")
     assert tab.evaluate("window.__firstFrame") == {"hand": len(hand), "frame": 0}
     assert hand_cards(tab) == hand
-    release(tab, held)
+    release(tab, site)
 
 
-def test_a_saved_table_that_disagrees_with_the_save_gives_way_to_the_engines(tab, open_app):
-    view = to_draw(tab, open_app)
-    hand, points, moves = hand_cards(tab), scores(tab), actions(tab)
-    kept = stored(tab)
+def test_a_saved_table_that_disagrees_with_the_save_gives_way_to_the_engines(tab, site, at_draw):
+    hand, points, moves = at_draw.hand, at_draw.scores, at_draw.moves
+    kept = json.loads(at_draw.storage[SHOWN_KEY])
     kept["view"]["scores"] = [77, 66]  # readable, of this save, but not what the engine says
-    tab.evaluate("([k, v]) => localStorage.setItem(k, v)", [SHOWN_KEY, json.dumps(kept)])
 
-    held = reload_held(tab)
+    open_held(tab, at_draw, site, {**at_draw.storage, SHOWN_KEY: json.dumps(kept)})
     tab.locator("#app[data-waking=true] .table").wait_for()
     assert scores(tab) == ("77", "66")
     button(tab, "Mazo").click()
     assert QUEUED in tab.locator(".messages").inner_text()
 
-    view = release(tab, held)
+    view = release(tab, site)
     assert scores(tab) == points and hand_cards(tab) == hand
     assert actions(tab) == moves and view["phase"] == "draw"  # the queued draw was not played
     assert CHANGED in tab.locator(".messages").inner_text()
@@ -246,35 +381,34 @@ def test_a_saved_table_that_disagrees_with_the_save_gives_way_to_the_engines(tab
 
 
 @pytest.mark.parametrize("spoil", ["unreadable", "stale"])
-def test_an_unreadable_or_stale_saved_table_is_ignored(tab, open_app, spoil):
-    view = to_draw(tab, open_app)
-    hand, moves = hand_cards(tab), actions(tab)
+def test_an_unreadable_or_stale_saved_table_is_ignored(tab, site, at_draw, spoil):
+    hand, moves = at_draw.hand, at_draw.moves
     if spoil == "unreadable":
         text = '{"version": 1, "seed": "WAKE-0001", "act'
     else:  # the view of an earlier position of the same match
-        kept = stored(tab)
+        kept = json.loads(at_draw.storage[SHOWN_KEY])
         kept["actions"] = moves - 1
         text = json.dumps(kept)
-    tab.evaluate("([k, v]) => localStorage.setItem(k, v)", [SHOWN_KEY, text])
 
-    held = reload_held(tab)
+    open_held(tab, at_draw, site, {**at_draw.storage, SHOWN_KEY: text})
     tab.locator("#app .boot").wait_for()
     assert tab.locator(".table").count() == 0 and tab.locator("#app").get_attribute("data-waking") != "true"
-    view = release(tab, held)
+    view = release(tab, site)
     assert hand_cards(tab) == hand and actions(tab) == moves and view["phase"] == "draw"
     assert stored(tab)["actions"] == moves  # written again, readable, by the tab that plays
 
 
-def test_a_tab_that_does_not_own_the_match_never_writes_the_saved_table(ctx, tab, open_app):
-    to_draw(tab, open_app)
+def test_a_tab_that_does_not_own_the_match_never_writes_the_saved_table(ctx, tab, open_app, site, at_draw):
+    open_at(tab, at_draw, site)
     moves = actions(tab)
+    assert moves == at_draw.moves
     kept = stored(tab)
     kept["view"]["scores"] = [5, 5]  # a mark only this test wrote
     marked = json.dumps(kept)
     tab.evaluate("([k, v]) => localStorage.setItem(k, v)", [SHOWN_KEY, marked])
 
     other = watch_errors(ctx.new_page())
-    open_app(other)  # the saved match, which the first tab plays
+    open_app(other, url=site.url)  # the saved match, which the first tab plays
     other.get_by_role("dialog", name="Partida abierta en otra pestaña").wait_for()
     assert tab.evaluate("(k) => localStorage.getItem(k)", SHOWN_KEY) == marked
     # The tab that plays it writes it at its next move.
@@ -285,7 +419,7 @@ def test_a_tab_that_does_not_own_the_match_never_writes_the_saved_table(ctx, tab
     other.close()
 
 
-def test_a_first_visit_shows_the_tables_frame_from_the_first_paint(browser, tab, server):
+def test_a_first_visit_shows_the_tables_frame_from_the_first_paint(browser, tab, server, site):
     # Before any script runs (here: none at all), the page's HTML is the table before its deal.
     bare = browser.new_context(java_script_enabled=False, viewport={"width": PHONE[0], "height": PHONE[1]})
     try:
@@ -298,10 +432,9 @@ def test_a_first_visit_shows_the_tables_frame_from_the_first_paint(browser, tab,
     finally:
         bare.close()
     # The page drawn by its script while the engine is held: the same frame, with the stage.
-    held = []
-    tab.route("**/worker.js", lambda route: held.append(route))
-    with tab.expect_request("**/worker.js"):
-        tab.goto(server.url)
+    site.hold(WORKER)
+    tab.goto(site.url)
+    site.wait_asked(WORKER)
     tab.locator(".boot .stage").wait_for()
     assert tab.locator(".boot .frame-hand .card.empty").count() == 10
     assert tab.locator(".boot .frame-piles .card.back").is_visible()
@@ -312,7 +445,7 @@ def test_a_first_visit_shows_the_tables_frame_from_the_first_paint(browser, tab,
         tab.set_viewport_size({"width": size[0], "height": size[1]})
         tab.screenshot(path=str(ARTIFACTS / f"first-frame-{size[0]}x{size[1]}.png"))
     tab.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
-    view = release(tab, held)
+    view = release(tab, site)
     assert len(view["hand"]) == 10 and len(hand_cards(tab)) == 10
     assert tab.locator(".frame").count() == 0
 
@@ -356,22 +489,40 @@ DEAL_END_PROBE = r"""(() => {
 })();"""
 
 
-def open_at_the_deal_end(ctx, tab, open_app, save, probe):
-    """The match `save` opened at fast speed with motion, `probe` in the page before its scripts;
-    returns the deal result panel once the computer's move has ended the deal."""
+@pytest.fixture(scope="module")
+def deal_end(warm, site, before_computer_ends_deal):
+    """One page for the two tests of the deal's end (the second closes the panel, so it comes
+    last): the match saved just before the computer's moves that end its first deal, opened at
+    fast speed with motion, both probes (DEAL_END_PROBE, PANEL_STAGES_PROBE) in the page before
+    its scripts; the deal result panel shown once the computer's move has ended the deal. `ctx`
+    leaves it open (`keep`)."""
     from test_table_more import MATCH_KEY, put_in_storage
 
-    put_in_storage(ctx, {MATCH_KEY: save})
-    ctx.add_init_script(probe)
-    tab.emulate_media(reduced_motion="no-preference")
-    open_app(tab, hash=f"#seed={save['seed']}", settings={"speed": "fast", "level": "easy"})
-    panel = tab.locator(".panel.deal")
-    panel.wait_for(timeout=30_000)
-    return panel
+    save = before_computer_ends_deal
+    page = new_tab(warm)
+    page.keep = True
+    put_in_storage(page, {MATCH_KEY: save, SETTINGS_KEY: {"speed": "fast", "level": "easy"}})
+    page.add_init_script(DEAL_END_PROBE)
+    page.add_init_script(PANEL_STAGES_PROBE)
+    page.emulate_media(reduced_motion="no-preference")
+    page.goto(site.url + f"#seed={save['seed']}")
+    _wait_ready(page)
+    page.locator(".panel.deal").wait_for(timeout=30_000)
+    yield page
+    page.close()
+    assert warm.keeper.evaluate(_WIPE), "the player's storage was not wiped"
 
 
-def test_the_deal_result_panel_is_built_after_the_frame_that_ends_the_deal(ctx, tab, open_app, before_computer_ends_deal):
-    panel = open_at_the_deal_end(ctx, tab, open_app, before_computer_ends_deal, DEAL_END_PROBE)
+@pytest.fixture
+def at_deal_end(deal_end, warm):
+    """deal_end's page and its deal result panel; its errors, or a request to another host
+    during the test, fail the test."""
+    with span_of(deal_end, warm):
+        yield deal_end, deal_end.locator(".panel.deal")
+
+
+def test_the_deal_result_panel_is_built_after_the_frame_that_ends_the_deal(at_deal_end):
+    tab, panel = at_deal_end
     probe = tab.evaluate("window.__dealEnd")
     # The render that ends the deal shows the table without the panel; the panel comes in a later frame.
     assert probe["stateFrame"] is not None and probe["panelWithState"] is False, probe
@@ -407,11 +558,11 @@ PANEL_STAGES_PROBE = r"""(() => {
 })();"""
 
 
-def test_the_deal_result_panel_is_laid_out_hidden_before_it_shows_and_the_next_deal_is_dealt_after(ctx, tab, open_app, before_computer_ends_deal):
+def test_the_deal_result_panel_is_laid_out_hidden_before_it_shows_and_the_next_deal_is_dealt_after(at_deal_end):
     # A phone at a quarter of its CPU paid the panel's build, its layout and the showdown in one
     # frame: the panel is put in the page hidden (laid out in that frame), then shown in a later
     # frame as it is (nothing built then), its showdown starting as it shows.
-    panel = open_at_the_deal_end(ctx, tab, open_app, before_computer_ends_deal, PANEL_STAGES_PROBE)
+    tab, panel = at_deal_end
     tab.evaluate("window.ginApp.idle()")
     p = tab.evaluate("window.__stages")
     assert p["stateFrame"] is not None and p["inserted"] > p["stateFrame"], p
