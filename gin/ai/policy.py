@@ -59,6 +59,14 @@ def _joins_a_meld(hand: int, card: int) -> bool:
     return any((hand >> a) & 1 and (hand >> b) & 1 for a, b in RUN_PAIRS[card])
 
 
+#: The pairs of cards (as two one-card masks) that make a meld of three with card i.
+_MELD_PAIRS = tuple(
+    tuple((1 << a, 1 << b) for n, a in enumerate(_SAME_RANK[i]) for b in _SAME_RANK[i][n + 1 :])
+    + tuple((1 << a, 1 << b) for a, b in RUN_PAIRS[i])
+    for i in range(52)
+)
+
+
 def _joinable(hand: int) -> int:
     """The cards that make a meld of three with two cards of ``hand`` (as a mask; a
     card of the hand is in it only if it does too): a meld that holds a card holds
@@ -288,8 +296,28 @@ class Evaluator:
         if hit is not None:
             return hit
         f = self.f
-        d0 = solve(hand)[0]
-        least = least_discard(hand)[0]
+        # A hand after a stock draw (_stock_value's) holds the card it drew.  If that
+        # card melds with none of the others, it is deadwood in every hand it is in
+        # until a card comes that melds with it and one of the others: such hands are
+        # solved as the others (the same for every card _stock_value draws, so their
+        # answers are remembered) plus its points.
+        drawn = hand & self.unseen
+        others = 0
+        if drawn and not drawn & (drawn - 1) and drawn != hand and not _joinable(hand ^ drawn) & drawn:
+            others = hand ^ drawn
+            drawn_points = POINTS[drawn.bit_length() - 1]
+            partners = 0  # the cards that meld with the drawn card and one of the others
+            for a, b in _MELD_PAIRS[drawn.bit_length() - 1]:
+                if others & a:
+                    partners |= b
+                elif others & b:
+                    partners |= a
+            rest_d0 = solve(others)[0]
+            d0 = rest_d0 + drawn_points
+            least = min(rest_d0, least_discard(others)[0] + drawn_points)  # throw it, or another
+        else:
+            d0 = solve(hand)[0]
+            least = least_discard(hand)[0]
         total = 0.0
         for p, x in self.by_points:
             total += x * f(min(d0, least + p))
@@ -303,9 +331,15 @@ class Evaluator:
             low = rest & -rest
             rest ^= low
             c = low.bit_length() - 1
-            if hand & low and (NEAR2[c] & hand).bit_count() < 2:
-                continue
-            after = least_discard(hand | low)[0]
+            if hand & low:
+                if (NEAR2[c] & hand).bit_count() < 2:
+                    continue
+                after = least  # the hand with c is the hand
+            elif others and not low & partners:
+                with_c = others | low
+                after = min(solve(with_c)[0], least_discard(with_c)[0] + drawn_points)
+            else:
+                after = least_discard(hand | low)[0]
             plain = min(d0, least + POINTS[c])
             if after < plain:
                 total += weight[c] * (f(after) - f(plain))
