@@ -46,6 +46,10 @@ for _s in range(1, 8192):
 del _s, _low
 
 _POINTS = tuple(card.points for card in ALL_CARDS)
+#: ``(points, mask of the cards worth them)``, the highest first.
+_BY_POINTS = tuple(
+    (p, sum(1 << card.index for card in ALL_CARDS if card.points == p)) for p in range(10, 0, -1)
+)
 
 
 def mask_value(mask: int) -> int:
@@ -132,8 +136,19 @@ def _meld_masks(mask: int) -> list[tuple[int, int]]:
     return melds
 
 
+_PACKED: dict[int, tuple[int, tuple[int, ...]]] = {}
+_PACKED_LIMIT = 50_000
+
+
 def _pack(melds: list[tuple[int, int]]) -> tuple[int, tuple[int, ...]]:
-    """The most valuable packing of disjoint melds: ``(value, meld masks)``."""
+    """The most valuable packing of disjoint melds: ``(value, meld masks)``.
+
+    Remembered (``_PACKED``) by the union of the melds: every list given here is all
+    the melds inside some cards, in ``_meld_masks``' order (a hand's, or a hand's that
+    avoid some cards), so it is all the melds inside its own union, in that order: the
+    union decides the list and so the answer.  Hands that differ only in cards outside
+    every meld, and the sub-packings of one search, share it.
+    """
     if not melds:
         return 0, ()
     if len(melds) == 1:
@@ -141,6 +156,9 @@ def _pack(melds: list[tuple[int, int]]) -> tuple[int, tuple[int, ...]]:
     union = 0
     for m, _ in melds:
         union |= m
+    hit = _PACKED.get(union)
+    if hit is not None:
+        return hit
     low = union & -union
     rest = [x for x in melds if not x[0] & low]
     best_value, best = _pack(rest)
@@ -149,7 +167,10 @@ def _pack(melds: list[tuple[int, int]]) -> tuple[int, tuple[int, ...]]:
             sub_value, sub = _pack([x for x in rest if not x[0] & m])
             if sub_value + v > best_value:
                 best_value, best = sub_value + v, (m, *sub)
-    return best_value, best
+    if len(_PACKED) >= _PACKED_LIMIT:
+        _PACKED.clear()
+    hit = _PACKED[union] = (best_value, best)
+    return hit
 
 
 def _pack_by_rank(mask: int) -> tuple[int, tuple[int, ...]]:
@@ -313,14 +334,12 @@ def _least_discard(mask: int, skip: int = -1) -> tuple[int, int]:
     rest = mask & ~union
     if skip >= 0:
         rest &= ~(1 << skip)
-    while rest:  # a card outside the packing leaves exactly the deadwood less its points
-        low = rest & -rest
-        rest ^= low
-        i = low.bit_length() - 1
-        p = _POINTS[i]
-        key = (points - p, -p, i)
-        if best is None or key < best:
-            best = key
+    if rest:  # a card outside the packing leaves exactly the deadwood less its points:
+        for p, cards in _BY_POINTS:  # the first of the highest
+            if rest & cards:
+                low = rest & cards & -(rest & cards)
+                best = (points - p, -p, low.bit_length() - 1)
+                break
     rest = mask & union
     if skip >= 0:
         rest &= ~(1 << skip)
@@ -399,16 +418,22 @@ def all_melds(cards: Iterable[CardLike] | str) -> list[tuple[Card, ...]]:
     return [_meld_cards(m) for m, _ in _meld_masks(mask)]
 
 
+#: The four cards of each rank, as masks.
+_RANK_CARDS = tuple(sum(1 << (13 * k + r) for k in range(4)) for r in range(13))
+
+
 def meld_kind(mask: int) -> str | None:
     """``"set"``, ``"run"`` or None for a mask of cards."""
     n = mask.bit_count()
     if n < 3:
         return None
-    cards = mask_cards(mask)
-    if n <= 4 and len({c.rank for c in cards}) == 1:
+    if mask >> 52:
+        raise IndexError(f"not a mask of cards: {mask:#x}")
+    i = (mask & -mask).bit_length() - 1  # the lowest card
+    if n <= 4 and not mask & ~_RANK_CARDS[i % 13]:
         return "set"
-    if len({c.suit for c in cards}) == 1:
-        s = (mask >> (13 * (cards[0].index // 13))) & _SUIT
+    s = mask >> (13 * (i // 13))
+    if s <= _SUIT:  # one suit (the lowest card's)
         low = s & -s
         if s + low == low << n:  # n consecutive bits
             return "run"

@@ -28,7 +28,7 @@ True
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
 from functools import cache
 from typing import Any
 
@@ -184,7 +184,7 @@ class Rules:
         A variant switch is written only when it is on or its profile turns
         it on (``VARIANT_CHOICES``).
         """
-        d = asdict(self)
+        d = {name: getattr(self, name) for name in _FIELDS}  # asdict's, without its deep copies
         d["profile"] = d.pop("profile_name")
         base = _base(self.profile_name)
         for key, off in VARIANT_CHOICES.items():
@@ -209,6 +209,10 @@ class Rules:
                     f"rule {key}={quote(value)} does not belong to profile {d['profile']!r}"
                 )
         return rules
+
+
+#: The fields of Rules in order (all plain values: numbers, strings, None, booleans).
+_FIELDS = tuple(f.name for f in fields(Rules))
 
 
 @cache

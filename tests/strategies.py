@@ -25,9 +25,33 @@ ALL_TEXT = tuple(r + s for s in SUITS for r in RANKS)
 seeds = st.text(alphabet="ABCDEFGHJKLMNPQRSTUVWXYZ23456789-", min_size=1, max_size=12)
 
 
-def hands(size: int) -> st.SearchStrategy[list[str]]:
+_INDEX: dict[tuple[int, int], st.SearchStrategy[int]] = {}
+
+
+def _index(low: int, high: int) -> st.SearchStrategy[int]:
+    """``st.integers(low, high)``, made once."""
+    found = _INDEX.get((low, high))
+    if found is None:
+        found = _INDEX[low, high] = st.integers(low, high)
+    return found
+
+
+def first_of_shuffle(draw, values, k: int) -> list:
+    """The first ``k`` of ``values`` in a random order, drawn with ``draw``:
+    ``draw(st.permutations(values))[:k]`` (its Fisher-Yates swaps, each with itself or
+    a later one) stopped once those ``k`` are fixed, instead of drawing the order of all
+    the rest too."""
+    out = list(values)
+    for i in range(min(k, len(out) - 1)):
+        j = draw(_index(i, len(out) - 1))
+        out[i], out[j] = out[j], out[i]
+    return out[:k]
+
+
+@st.composite
+def hands(draw, size: int) -> list[str]:
     """Uniform random hands of ``size`` distinct cards (as text)."""
-    return st.permutations(ALL_TEXT).map(lambda p: sorted(p[:size]))
+    return sorted(first_of_shuffle(draw, ALL_TEXT, size))
 
 
 @st.composite
@@ -47,12 +71,12 @@ def dense_hands(draw, size: int) -> list[str]:
             width += 1
             n_suits = 4
             low = min(low, 13 - width)
-    suits = draw(st.permutations(SUITS))[:n_suits]
+    suits = first_of_shuffle(draw, SUITS, n_suits)
     pool = [RANKS[r] + s for r in range(low, low + width) for s in suits]
-    core = draw(st.integers(min(size - 3, len(pool)), min(size, len(pool))))
-    chosen = draw(st.permutations(pool))[:core]
+    core = draw(_index(min(size - 3, len(pool)), min(size, len(pool))))
+    chosen = first_of_shuffle(draw, pool, core)
     others = [c for c in ALL_TEXT if c not in chosen]
-    chosen += draw(st.permutations(others))[: size - core]
+    chosen += first_of_shuffle(draw, others, size - core)
     return sorted(chosen)
 
 

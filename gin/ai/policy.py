@@ -59,6 +59,29 @@ def _joins_a_meld(hand: int, card: int) -> bool:
     return any((hand >> a) & 1 and (hand >> b) & 1 for a, b in RUN_PAIRS[card])
 
 
+#: The pairs of cards (as two one-card masks) that make a meld of three with card i.
+_MELD_PAIRS = tuple(
+    tuple((1 << a, 1 << b) for n, a in enumerate(_SAME_RANK[i]) for b in _SAME_RANK[i][n + 1 :])
+    + tuple((1 << a, 1 << b) for a, b in RUN_PAIRS[i])
+    for i in range(52)
+)
+
+
+def _joinable(hand: int) -> int:
+    """The cards that make a meld of three with two cards of ``hand`` (as a mask; a
+    card of the hand is in it only if it does too): a meld that holds a card holds
+    such a three."""
+    s0 = hand & 0x1FFF
+    s1 = (hand >> 13) & 0x1FFF
+    s2 = (hand >> 26) & 0x1FFF
+    s3 = hand >> 39
+    two = (s0 & s1) | (s2 & s3) | ((s0 | s1) & (s2 | s3))  # the ranks held in two suits or more
+    out = two | two << 13 | two << 26 | two << 39
+    for shift, s in ((0, s0), (13, s1), (26, s2), (39, s3)):
+        out |= ((((s >> 1) & (s << 1)) | ((s << 1) & (s << 2)) | ((s >> 1) & (s >> 2))) & 0x1FFF) << shift
+    return out
+
+
 def _in_meld(mask: int, card: int) -> bool:
     """Is ``card`` in a meld of the best arrangement of ``mask``?"""
     for m in solve(mask)[1]:
@@ -254,6 +277,7 @@ class Evaluator:
             w = {c: 1.0 for c in unseen}
         total = sum(w.values()) or 1.0
         self.weight = {c: x / total for c, x in w.items()}
+        self.unseen = k.unseen
         by_points = [0.0] * 11
         for c, x in self.weight.items():
             by_points[POINTS[c]] += x
@@ -272,17 +296,53 @@ class Evaluator:
         if hit is not None:
             return hit
         f = self.f
-        d0 = solve(hand)[0]
-        least = least_discard(hand)[0]
+        # A hand after a stock draw (_stock_value's) holds the card it drew.  If that
+        # card melds with none of the others, it is deadwood in every hand it is in
+        # until a card comes that melds with it and one of the others: such hands are
+        # solved as the others (the same for every card _stock_value draws, so their
+        # answers are remembered) plus its points.
+        drawn = hand & self.unseen
+        others = 0
+        if drawn and not drawn & (drawn - 1) and drawn != hand and not _joinable(hand ^ drawn) & drawn:
+            others = hand ^ drawn
+            drawn_points = POINTS[drawn.bit_length() - 1]
+            partners = 0  # the cards that meld with the drawn card and one of the others
+            for a, b in _MELD_PAIRS[drawn.bit_length() - 1]:
+                if others & a:
+                    partners |= b
+                elif others & b:
+                    partners |= a
+            rest_d0 = solve(others)[0]
+            d0 = rest_d0 + drawn_points
+            least = min(rest_d0, least_discard(others)[0] + drawn_points)  # throw it, or another
+        else:
+            d0 = solve(hand)[0]
+            least = least_discard(hand)[0]
         total = 0.0
         for p, x in self.by_points:
             total += x * f(min(d0, least + p))
-        for c, x in self.weight.items():
-            if (NEAR2[c] & hand).bit_count() >= 2:
-                after = least_discard(hand | (1 << c))[0]
-                plain = min(d0, least + POINTS[c])
-                if after < plain:
-                    total += x * (f(after) - f(plain))
+        # A card that melds with no two cards of the hand stays deadwood whatever is
+        # thrown, so the hand with it gets no better than ``plain``: only the cards
+        # that meld with two of the hand are drawn here (and the hand's own, which
+        # the hands after a draw hold), in the same order.
+        weight = self.weight
+        rest = (_joinable(hand) | hand) & self.unseen
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            c = low.bit_length() - 1
+            if hand & low:
+                if (NEAR2[c] & hand).bit_count() < 2:
+                    continue
+                after = least  # the hand with c is the hand
+            elif others and not low & partners:
+                with_c = others | low
+                after = min(solve(with_c)[0], least_discard(with_c)[0] + drawn_points)
+            else:
+                after = least_discard(hand | low)[0]
+            plain = min(d0, least + POINTS[c])
+            if after < plain:
+                total += weight[c] * (f(after) - f(plain))
         if self.horizon != 1.0:
             # the improvement of one draw, scaled as if several draws were to come
             base = f(d0)
@@ -455,12 +515,19 @@ def _stock_value(k: Knowledge, ev: Evaluator, hand: int) -> float:
     """Expected score after drawing from the stock and discarding by least deadwood."""
     d0 = solve(hand)[0]
     least, least_card = least_discard(hand)
+    joinable = _joinable(hand)
     total = 0.0
     for c, x in ev.weight.items():
         with_c = hand | (1 << c)
-        if (NEAR2[c] & hand).bit_count() >= 2:
+        if (joinable >> c) & 1:
             d = least_discard(with_c)[1]
             after = with_c & ~(1 << d)
+        elif (NEAR2[c] & hand).bit_count() >= 2:
+            # c melds with no two cards of the hand, so it stays deadwood: least_discard
+            # of the hand with it throws c (leaving d0) or the hand's own least discard
+            # (leaving least + its points), in least_discard's order on a tie
+            keep = (least + POINTS[c], -POINTS[least_card], least_card)
+            after = hand if (d0, -POINTS[c], c) < keep else with_c & ~(1 << least_card)
         elif d0 <= least + POINTS[c]:
             after = hand
         else:

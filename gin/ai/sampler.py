@@ -202,9 +202,11 @@ def _replay(hand: int, clues: list[tuple[str, int, int]], now: int, rng: random.
             public |= 1 << card
     for kind, card, before in clues:
         while draws > before:  # undo a stock draw: one of the cards of unknown origin
-            free = bits(hand & ~public)
-            if free:
-                hand &= ~(1 << free[rng.randrange(len(free))])
+            free = hand & ~public
+            if free:  # its n-th card, n uniform below their count (in card order)
+                for _ in range(rng.randrange(free.bit_count())):
+                    free &= free - 1
+                hand &= ~(free & -free)
             draws -= 1
         bit = 1 << card
         if kind == "discarded":

@@ -33,7 +33,9 @@ choice when nothing beats it.
 from __future__ import annotations
 
 import random
+from bisect import bisect_left
 from dataclasses import dataclass, replace
+from itertools import accumulate
 from typing import Any
 
 from ..melds import _layoffs, least_discard, mask_value, solve
@@ -144,21 +146,23 @@ def _candidates(view: dict[str, Any], k: Knowledge, ev, cfg: Search, hard: dict[
 
 def _sample(rng: random.Random, k: Knowledge, weights: list[tuple[int, float]], hidden: int) -> tuple[int, list[int]]:
     """The opponent's hand (its known cards and ``hidden`` sampled ones) and a stock order."""
-    pool = list(weights)
+    # Each card is drawn with the chance of its weight among the cards left: the first
+    # card whose running sum of weights reaches a uniform point of the whole sum.  The
+    # running sums are kept: drawing card j changes only those from j on (the same sums,
+    # added in the same order, as summing the cards left afresh).
+    stock = [c for c, _ in weights]
+    ws = [w for _, w in weights]
+    sums = list(accumulate(ws))
     opp = k.opp_known
     for _ in range(hidden):
-        total = 0.0
-        for _, w in pool:
-            total += w
-        r = rng.random() * total
-        j = 0
-        acc = pool[0][1]
-        while acc < r and j + 1 < len(pool):
-            j += 1
-            acc += pool[j][1]
-        opp |= 1 << pool[j][0]
-        pool.pop(j)
-    stock = [c for c, _ in pool]
+        r = rng.random() * sums[-1]
+        j = min(bisect_left(sums, r), len(sums) - 1)
+        opp |= 1 << stock[j]
+        del stock[j], ws[j]
+        if j:
+            sums[j - 1 :] = accumulate(ws[j:], initial=sums[j - 1])
+        else:
+            sums[:] = accumulate(ws)
     rng.shuffle(stock)
     return opp, stock
 
