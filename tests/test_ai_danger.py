@@ -120,11 +120,23 @@ def test_hard_settings_by_name():
     assert ai.level_settings("hard:danger=3").__dict__ == HARD.__dict__
     p = ai.level_settings("hard:danger=2.5,danger_model=1,margin.standard=-4")
     assert (p.danger, p.danger_model, p.margin["standard"], p.margin["traditional"]) == (2.5, 1, -4.0, -3.0)
-    for bad in ("hard:depth=3", "hard:danger=lots", "hardest"):
+    for bad in ("hard:depth=3", "hard:danger=lots", "hardest", "hard:deep=2.5"):
         with pytest.raises(ValueError):
             ai.level_settings(bad)
     view = Match.new(seed="LEVELS").view(0 if Match.new(seed="LEVELS").to_act == 0 else 1)
     assert ai.choose(copy.deepcopy(view), "hard:danger=3") == ai.choose(view, "hard:danger=3")
+    # a count given as a number is a count: the deeper look plays whole positions
+    deep = ai.level_settings("hard:deep=3,gin_wait=5")
+    assert (deep.deep, deep.gin_wait) == (3, 5) and all(isinstance(v, int) for v in (deep.deep, deep.gin_wait))
+    plays = 0
+    for seed in ("DEEP-1", "DEEP-2"):
+        m = Match.new(seed=seed)
+        deals = len(m.results)
+        while not m.over and len(m.results) == deals:  # one deal each
+            seat = m.to_act
+            m.apply(ai.choose(m.view(seat), "hard:deep=3" if seat == 0 else "normal"))
+            plays += seat == 0
+    assert plays > 10
 
 
 def test_the_knock_habit_reads_only_the_showdowns(positions):

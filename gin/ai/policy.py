@@ -664,6 +664,11 @@ def hard_level(level: str) -> Params:
         if key.startswith("margin."):
             values["margin"] = {**values.get("margin", HARD.margin), key[7:]: number}
         elif key in HARD.__dict__ and key != "margin":
+            # a count (deep, gin_wait, late_stock, ...) stays a whole number: it slices and compares as one
+            if isinstance(HARD.__dict__[key], int):
+                if not number.is_integer():
+                    raise ValueError(f"not a whole number in {pair!r}")
+                number = int(number)
             values[key] = number
         else:
             raise ValueError(f"unknown hard setting {key!r}")
