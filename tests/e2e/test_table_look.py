@@ -313,13 +313,8 @@ def strip(page, card):
     return box["x"] + 8, box["y"] + 20
 
 
-def test_no_vibration_switch_without_a_touch_screen(page, open_app):
-    page.add_init_script(VIBRATE_SPY)
-    open_app(page, hash=f"#seed={SEED}")
-    settle(page)
-    button(page, "Menú").click()
-    assert page.get_by_role("checkbox", name="Sonido", exact=True).is_visible()
-    assert page.locator("#menu-vibration").count() == 0
+# No vibration switch without a touch screen: test_every_felt_and_back_reads_well looks at the menu
+# of a page without one.
 
 
 # --- card size and the layout that uses the screen -------------------------------------------------------
@@ -426,7 +421,8 @@ def test_wide_and_tall_screens_are_used(page, open_app):
 def test_every_felt_and_back_reads_well(page, open_app):
     """Each felt with each back, in Spanish and at two sizes: axe-core finds no contrast (or other
     serious) violation on the table and in the open menu, measured against that felt's lightest
-    colour; the four-colour deck stays; a screenshot of each for a person to look at."""
+    colour; the four-colour deck stays; a screenshot of each for a person to look at. (The page has
+    no touch screen: its menu has no vibration switch.)"""
     page.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
     page.emulate_media(reduced_motion="reduce")
     open_app(page, hash=f"#seed={SEED}", settings={"speed": "instant", "level": "easy", "fourColour": True})
@@ -437,6 +433,9 @@ def test_every_felt_and_back_reads_well(page, open_app):
         page.select_option("#menu-felt", felt)
         page.select_option("#menu-back", back)
         assert page.evaluate("[document.documentElement.dataset.felt, document.documentElement.dataset.back]") == [felt, back]
+        # A page without a touch screen: Sonido in the menu, no switch for a vibration it cannot make.
+        assert page.get_by_role("checkbox", name="Sonido", exact=True).is_visible(), "no touch screen: no Sonido in the menu"
+        assert page.locator("#menu-vibration").count() == 0, "no touch screen, yet a Vibración switch in the menu"
         assert_accessible(page, f"menu, felt {felt}, back {back}")
         button(page, "Volver a la mesa").click()
         lightest.add(page.evaluate("getComputedStyle(document.documentElement).getPropertyValue('--felt-light').trim()"))
@@ -445,14 +444,16 @@ def test_every_felt_and_back_reads_well(page, open_app):
         shoot(page, f"look-{felt}-{back}", PHONE)
     assert len(lightest) == len(FELTS)  # axe measured each felt against its own lightest colour
     for felt in FELTS:
-        choose(page, "felt", felt)
+        # The felt and Grande in one visit to the menu, then the table looked at in each size.
+        button(page, "Menú").click()
+        page.select_option("#menu-felt", felt)
+        page.select_option("#menu-cardSize", "large")
+        button(page, "Volver a la mesa").click()
         for size in [(1280, 800), (844, 390)]:
-            page.set_viewport_size({"width": size[0], "height": size[1]})
-            choose(page, "cardSize", "large")
+            resize(page, size)
+            assert page.evaluate("[document.documentElement.dataset.felt, document.documentElement.dataset.cardSize]") == [felt, "large"]
             assert_accessible(page, f"table, felt {felt}, large, {size}")
             shoot(page, f"look-{felt}-large", size)
-            choose(page, "cardSize", "normal")
-        page.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
 
 
 # --- the settings -------------------------------------------------------------------------------------------
