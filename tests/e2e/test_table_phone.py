@@ -430,7 +430,14 @@ def test_the_table_under_the_menu_is_held_without_restyling_it(phone, open_app):
 
 
 def test_the_match_result_closes_to_the_table_and_the_menu(page, open_app):
+    """A finished match's result closes to the table (Escape, or its close button) and opens again;
+    the menu, the statistics and the kept matches answer; every screen on the way passes axe-core:
+    the match result, the finished table, the statistics, the kept matches, and the viewer of the
+    kept match before and after its review."""
+    from conftest import assert_accessible
+
     open_finished(page, open_app)
+    assert_accessible(page, "match result")
     # Escape closes it: the table is there to look at, and the menu answers.
     page.keyboard.press("Escape")
     assert page.locator(".panel.match").count() == 0 and ui(page)["panel"] is None
@@ -443,17 +450,28 @@ def test_the_match_result_closes_to_the_table_and_the_menu(page, open_app):
     # The close button does the same.
     button(page, "Ver la mesa").click()
     assert page.locator(".panel.match").count() == 0
+    assert_accessible(page, "finished table")
     button(page, "Menú").click()
     button(page, "Estadísticas").click()
     page.get_by_role("dialog", name="Estadísticas").wait_for()
+    assert_accessible(page, "statistics")
     # The only match kept is a loss: its line says so (not "Mejor partida", nor the "narrowest" of one).
     assert page.locator('.stat[data-stat="best_match"] dt').inner_text() == "Tu única derrota"
     page.keyboard.press("Escape")
     button(page, "Partidas").click()
     page.get_by_role("dialog", name="Partidas").wait_for()
+    assert_accessible(page, "kept matches")
     page.keyboard.press("Escape")
     button(page, "Volver a la mesa").click()
     assert page.locator(".panel.match").count() == 0 and button(page, "Ver el resultado").is_visible()
+    # The kept match in the viewer, before and after Difícil's review.
+    button(page, "Menú").click()
+    button(page, "Partidas").click()
+    page.get_by_role("dialog", name="Partidas").get_by_role("listitem").nth(0).get_by_role("button").click()
+    page.wait_for_function("() => document.querySelector('.panel.viewer')?.dataset.step === '0'")
+    assert_accessible(page, "viewer")
+    page.wait_for_function("() => document.querySelector('.panel.viewer').dataset.reviewed === 'true'", timeout=60_000)
+    assert_accessible(page, "viewer, reviewed")
 
 
 def test_back_to_the_table_from_the_rules_page(page, open_app):
@@ -699,6 +717,10 @@ def open_stored_deal_result(page, open_app, save):
 
 
 def test_layoffs_are_marked_once_in_the_meld_they_joined(page, open_app, layoff_save):
+    """A layoff shows once, in the knocker's meld it joined, ringed and marked "+"; that deal result,
+    then the next deal, pass axe-core."""
+    from conftest import assert_accessible
+
     save, result = layoff_save
     panel = open_stored_deal_result(page, open_app, save)
     laid = [lay["card"] for lay in result["layoffs"]]
@@ -713,6 +735,10 @@ def test_layoffs_are_marked_once_in_the_meld_they_joined(page, open_app, layoff_
         assert node.evaluate("e => getComputedStyle(e, '::after').content") == '"+"'
     names = panel.locator(".hand-summary.seat-0 .laid-names")
     assert names.get_attribute("data-cards") == " ".join(laid)
+    assert_accessible(page, "deal result with layoffs")
+    button(page, "Siguiente").click()
+    settle(page)
+    assert_accessible(page, "the next deal")
 
 
 # --- contrast and the rest of WCAG AA: axe-core on every screen ---------------------------------
@@ -749,37 +775,11 @@ def test_the_table_and_its_dialogs_pass_axe(page, open_app):
     assert_accessible(page, "English table")
 
 
-def test_the_result_panels_and_sheets_pass_axe(page, open_app, layoff_save):
-    from conftest import assert_accessible
-
-    save, _ = layoff_save
-    open_stored_deal_result(page, open_app, save)
-    assert_accessible(page, "deal result with layoffs")
-    button(page, "Siguiente").click()
-    settle(page)
-    assert_accessible(page, "the next deal")
+# A deal result (with layoffs) and the next deal: test_layoffs_are_marked_once_in_the_meld_they_joined.
 
 
-def test_the_match_result_stats_and_viewer_pass_axe(page, open_app):
-    from conftest import assert_accessible
-
-    open_finished(page, open_app)
-    assert_accessible(page, "match result")
-    button(page, "Ver la mesa").click()
-    assert_accessible(page, "finished table")
-    button(page, "Menú").click()
-    button(page, "Estadísticas").click()
-    page.get_by_role("dialog", name="Estadísticas").wait_for()
-    assert_accessible(page, "statistics")
-    page.keyboard.press("Escape")
-    button(page, "Partidas").click()
-    page.get_by_role("dialog", name="Partidas").wait_for()
-    assert_accessible(page, "kept matches")
-    page.get_by_role("dialog", name="Partidas").get_by_role("listitem").nth(0).get_by_role("button").click()
-    page.wait_for_function("() => document.querySelector('.panel.viewer')?.dataset.step === '0'")
-    assert_accessible(page, "viewer")
-    page.wait_for_function("() => document.querySelector('.panel.viewer').dataset.reviewed === 'true'", timeout=60_000)
-    assert_accessible(page, "viewer, reviewed")
+# The match result, the finished table, the statistics, the kept matches and the viewer:
+# test_the_match_result_closes_to_the_table_and_the_menu passes each through axe on its way.
 
 
 def test_the_knock_panel_passes_axe(page, open_app):
