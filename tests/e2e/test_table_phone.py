@@ -474,13 +474,10 @@ def test_the_match_result_closes_to_the_table_and_the_menu(page, open_app):
     assert_accessible(page, "viewer, reviewed")
 
 
-def test_back_to_the_table_from_the_rules_page(page, open_app):
-    page.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
-    page.emulate_media(reduced_motion="reduce")
-    open_app(page, hash=f"#seed={SEED}", settings=TOUCH_FAST)
-    settle(page)
-    button(page, "Menú").click()
-    button(page, "Cómo se juega").click()
+def back_to_the_table_from_the_rules_page(page):
+    """From the rules page (open, over the menu): "Volver a la mesa" goes to the table; "Volver al
+    menú" and Escape one step back, to the menu (left open). test_the_table_and_its_dialogs_pass_axe
+    comes through here."""
     button(page, "Volver a la mesa").click()
     assert ui(page)["panel"] is None and not ui(page)["menuOpen"]
     assert page.locator(".page").get_attribute("inert") is None and button(page, "Mazo").is_visible()
@@ -745,6 +742,8 @@ def test_layoffs_are_marked_once_in_the_meld_they_joined(page, open_app, layoff_
 
 
 def test_the_table_and_its_dialogs_pass_axe(page, open_app):
+    """The table and its dialogs pass axe-core; on the way, the rules page leads back to the table
+    or to the menu (back_to_the_table_from_the_rules_page)."""
     from conftest import assert_accessible
 
     page.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
@@ -765,7 +764,7 @@ def test_the_table_and_its_dialogs_pass_axe(page, open_app):
     assert_accessible(page, "menu")
     button(page, "Cómo se juega").click()
     assert_accessible(page, "rules page")
-    button(page, "Volver al menú").click()
+    back_to_the_table_from_the_rules_page(page)  # ... and back to the menu
     button(page, "Nueva partida").click()
     assert_accessible(page, "new match confirmation")
     button(page, "Cancelar").click()
