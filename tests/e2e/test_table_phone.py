@@ -57,6 +57,18 @@ def open_phone(page, open_app, settings=TOUCH_FAST, seed=SEED):
     return settle(page)
 
 
+def opened_still(page, open_app, settings, seed=SEED):
+    """The page opened with reduced motion, so that its first deal (no part of the tests that
+    open this way) lands at once instead of flying; then motion as the player has it (the page
+    asks for prefers-reduced-motion at each render): the view."""
+    page.emulate_media(reduced_motion="reduce")
+    open_app(page, hash=f"#seed={seed}", settings=settings)
+    view = settle(page)
+    page.wait_for_function("() => !document.getElementById('app').hasAttribute('data-dealing')")
+    page.emulate_media(reduced_motion="no-preference")
+    return view
+
+
 def to_draw_by_touch(page, view):
     if view["phase"].startswith("upcard"):
         tap_on(page, '.actions [data-intent="pass"]')
@@ -157,9 +169,12 @@ def test_the_computer_moves_after_the_deal_has_landed(page, open_app):
 def open_and_draw(page, open_app, size, reduced: bool, settings):
     """The page at `size`, the upcard passed and a card drawn from the stock (mouse clicks): the view."""
     page.set_viewport_size({"width": size[0], "height": size[1]})
-    page.emulate_media(reduced_motion="reduce" if reduced else "no-preference")
-    open_app(page, hash=f"#seed={SEED}", settings=settings)
-    view = settle(page)
+    if reduced:
+        page.emulate_media(reduced_motion="reduce")
+        open_app(page, hash=f"#seed={SEED}", settings=settings)
+        view = settle(page)
+    else:
+        view = opened_still(page, open_app, settings)
     if view["phase"].startswith("upcard"):
         button(page, "Pasar").click()
         settle(page)
@@ -190,9 +205,7 @@ def test_an_open_menu_holds_the_computer_until_it_closes(page, open_app):
 @pytest.mark.alone
 def test_wait_for_the_computer_is_cleared_when_it_no_longer_holds(page, open_app):
     page.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
-    page.emulate_media(reduced_motion="no-preference")
-    open_app(page, hash=f"#seed={SEED}", settings={**TOUCH_MOVING, "speed": "slow"})
-    view = settle(page)
+    view = opened_still(page, open_app, {**TOUCH_MOVING, "speed": "slow"})
     if view["phase"].startswith("upcard"):
         button(page, "Pasar").click()
         view = settle(page)
@@ -262,7 +275,7 @@ def test_a_draw_paints_neither_the_felt_nor_the_cards_that_stay(phone, open_app)
     once, and a card drawn moves the hand's other cards (by layout, then their flight) without
     painting any of them again; only what changed is painted (the drawn card, the texts)."""
     page = phone
-    view = to_draw_by_touch(page, open_phone(page, open_app, settings=TOUCH_MOVING))
+    view = to_draw_by_touch(page, opened_still(page, open_app, TOUCH_MOVING))
     page.wait_for_function(f"() => !document.getAnimations().filter({FLIGHT}).some(a => a.playState === 'running')")
     layers = Layers(page)
     felt = layers.node("body", "before")
@@ -304,7 +317,7 @@ def moving_cards(page, selector):
 @pytest.mark.alone
 def test_a_quick_double_tap_discard_flies(phone, open_app):
     page = phone
-    view = to_draw_by_touch(page, open_phone(page, open_app, settings=TOUCH_MOVING))
+    view = to_draw_by_touch(page, opened_still(page, open_app, TOUCH_MOVING))
     tap_on(page, ".pile.stock")
     view = settle(page)
     page.wait_for_function(f"() => !document.getAnimations().filter({FLIGHT}).some(a => a.playState === 'running')")
