@@ -26,10 +26,17 @@ FAN_SIZES = [(360, 740), (390, 844), (740, 360), (844, 390), (1280, 800)]
 
 
 def open_moving(page, open_app, size, reduced=False, settings=MOVING):
+    """The page at `size`, opened with reduced motion; unless `reduced`, motion as the player has it
+    once the first deal has landed (at once: that deal is no part of the tests that open this way;
+    the page asks for prefers-reduced-motion at each render). The view."""
     page.set_viewport_size({"width": size[0], "height": size[1]})
-    page.emulate_media(reduced_motion="reduce" if reduced else "no-preference")
+    page.emulate_media(reduced_motion="reduce")
     open_app(page, hash="#seed=TEST-0001", settings=settings)
-    return settle(page)
+    view = settle(page)
+    if not reduced:
+        page.wait_for_function("() => !document.getElementById('app').hasAttribute('data-dealing')")
+        page.emulate_media(reduced_motion="no-preference")
+    return view
 
 
 def running_animations(page):
@@ -411,10 +418,7 @@ def test_the_hand_makes_room_while_a_card_is_dragged_along_it(page, open_app, si
 
 @pytest.mark.alone
 def test_a_card_dropped_on_the_pile_flies_from_the_drop_point(page, open_app):
-    page.set_viewport_size({"width": 390, "height": 844})
-    page.emulate_media(reduced_motion="no-preference")
-    open_app(page, hash="#seed=TEST-0001", settings={**MOVING, "speed": "slow"})
-    view = to_draw(page, settle(page))
+    view = to_draw(page, open_moving(page, open_app, (390, 844), settings={**MOVING, "speed": "slow"}))
     page.wait_for_function("() => document.getAnimations().filter(a => a.playState === 'running').length === 0")
     button(page, "Mazo").click()
     view = settle(page)
