@@ -147,13 +147,16 @@ def wait_more_starts(page, than: int) -> int:
 
 def open_sounding(page, open_app, settings=None, size=PHONE):
     page.set_viewport_size({"width": size[0], "height": size[1]})
-    page.emulate_media(reduced_motion="no-preference")
     page.add_init_script(SOUND_SPY)
     page.add_init_script(HIDDEN_SWITCH)
+    # Opened with reduced motion: the first deal (silent, before any gesture) lands at once
+    # instead of flying for seconds; then motion as the player has it (asked at each render).
+    page.emulate_media(reduced_motion="reduce")
     open_app(page, hash=f"#seed={SEED}", settings=settings or {**MOVING, "speed": "slow"})
     view = settle(page)
     # The deal has landed: a tap while it flies only lands it (issue 35), the menu stays shut.
     page.wait_for_function("() => !document.getElementById('app').hasAttribute('data-dealing')")
+    page.emulate_media(reduced_motion="no-preference")
     return view
 
 
