@@ -267,13 +267,22 @@ def deal_again(page):
     page.wait_for_function("() => document.getElementById('app').hasAttribute('data-dealing')")
 
 
+def opened_still(page, open_app, settings):
+    """The page opened with reduced motion, so that its first deal (nothing of it is looked at)
+    lands at once instead of flying for 3.8 s; then motion as the player has it, for the deals the
+    test looks at (the page asks for reduced motion at each render)."""
+    page.emulate_media(reduced_motion="reduce")
+    open_app(page, hash=f"#seed={SEED}", settings=settings)
+    view = settle(page)
+    page.wait_for_function(LANDED)
+    page.emulate_media(reduced_motion="no-preference")
+    return view
+
+
 def test_the_deal_shows_tomar_and_the_upcard_only_once_landed_and_a_tap_lands_it(phone, open_app):
     page = phone
     page.add_init_script(LANDING_PROBE)
-    page.emulate_media(reduced_motion="no-preference")
-    open_app(page, hash=f"#seed={SEED}", settings=MOVING)
-    view = settle(page)
-    page.wait_for_function(LANDED)  # the first deal flies in too
+    view = opened_still(page, open_app, MOVING)
     tap_on(page, '.actions [data-intent="pass"]')
     view = settle(page)
     if view["phase"] == "draw":
@@ -312,10 +321,7 @@ def test_the_deal_shows_tomar_and_the_upcard_only_once_landed_and_a_tap_lands_it
 def test_a_key_lands_the_deal_and_does_nothing_else(page, open_app):
     page.set_viewport_size({"width": DESKTOP[0], "height": DESKTOP[1]})
     page.add_init_script(LANDING_PROBE)
-    page.emulate_media(reduced_motion="no-preference")
-    open_app(page, hash=f"#seed={SEED}", settings=MOVING)
-    view = settle(page)
-    page.wait_for_function(LANDED)
+    view = opened_still(page, open_app, MOVING)
     page.keyboard.press("p")
     if settle(page)["phase"] == "draw":
         page.keyboard.press("m")
@@ -333,10 +339,7 @@ def test_a_key_lands_the_deal_and_does_nothing_else(page, open_app):
 def test_a_tap_on_menu_while_the_deal_lands_lands_it_and_opens_the_menu(phone, open_app):
     page = phone
     page.add_init_script(LANDING_PROBE)
-    page.emulate_media(reduced_motion="no-preference")
-    open_app(page, hash=f"#seed={SEED}", settings=MOVING)
-    settle(page)
-    page.wait_for_function(LANDED)
+    opened_still(page, open_app, MOVING)
     deal_again(page)
     page.wait_for_timeout(300)  # a few cards in the air (the slow deal takes 3.8 s)
     assert not page.evaluate(LANDED)

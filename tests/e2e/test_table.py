@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import assert_readable
+from conftest import assert_readable, resize
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
@@ -387,15 +387,29 @@ def test_full_match_through_the_table(page, open_app, size, keys):
 # --- layout on phones ---------------------------------------------------------------
 
 
-@pytest.mark.parametrize("size", [PORTRAIT, LANDSCAPE], ids=["portrait", "landscape"])
-def test_phone_layout_fits(page, open_app, size):
-    view = setup(page, open_app, size)
-    if view["phase"].startswith("upcard"):
-        button(page, "Pasar").click()
-        view = settle(page)
-    if view["phase"] == "draw":
-        button(page, "Mazo").click()
-        view = settle(page)
+class TestThePhoneLayoutFits:
+    """One table (the upcard passed, a card drawn), opened at the first size and resized to the
+    other (tests/e2e/conftest.py SharedTable); each test leaves it as it found it (no card picked)."""
+
+    @pytest.mark.parametrize("size", [PORTRAIT, LANDSCAPE], ids=["portrait", "landscape"])
+    def test_phone_layout_fits(self, shared_table, open_app, size):
+        def drawn(page):
+            view = setup(page, open_app, size)
+            if view["phase"].startswith("upcard"):
+                button(page, "Pasar").click()
+                view = settle(page)
+            if view["phase"] == "draw":
+                button(page, "Mazo").click()
+
+        page = shared_table.get("drawn", drawn)
+        page.mouse.move(0, 0)  # where a new page's mouse is: off the hand
+        resize(page, size)
+        phone_layout_fits(page, settle(page), size)
+        page.keyboard.press("Escape")  # the card picked put down again: the table as the next size finds it
+        assert ui(page)["selected"] is None
+
+
+def phone_layout_fits(page, view, size):
     assert view["phase"] == "discard" and len(view["hand"]) == 11
     check_layout(page, size)
     no_hidden_cards(page, view)

@@ -171,7 +171,8 @@ def test_match_result_survives_reload(page, open_app):
 
 def test_void_deal_panel(page, open_app):
     """A deal where nobody knocks (VOID-0019: pass, draw from the stock, throw the highest loose
-    card, never knock; the computer at Fácil) ends void on the player's discard at two stock cards."""
+    card, never knock; the computer at Fácil) ends void on the player's discard at two stock cards;
+    "Siguiente" announces the next deal, naming its dealer in person (test_table_newcomer's wording)."""
     save = saved("void-VOID-0019.json")
     put_in_storage(page, {MATCH_KEY: save})
     view = setup(page, open_app, PORTRAIT, seed=save["seed"])
@@ -193,6 +194,9 @@ def test_void_deal_panel(page, open_app):
     button(page, "Siguiente").click()
     after = settle(page)
     assert after["deal_number"] == 2 and after["dealer"] == result["dealer"] and after["scores"] == [0, 0]
+    lines = page.locator("#announcer p").all_inner_texts()
+    expected = "Mano 2: repartes tú." if after["dealer"] == 0 else "Mano 2: reparte el rival."
+    assert expected in lines, lines
 
 
 def test_big_gin_through_the_menu_and_a_save(page, open_app):

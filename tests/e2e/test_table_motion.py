@@ -26,10 +26,17 @@ FAN_SIZES = [(360, 740), (390, 844), (740, 360), (844, 390), (1280, 800)]
 
 
 def open_moving(page, open_app, size, reduced=False, settings=MOVING):
+    """The page at `size`, opened with reduced motion; unless `reduced`, motion as the player has it
+    once the first deal has landed (at once: that deal is no part of the tests that open this way;
+    the page asks for prefers-reduced-motion at each render). The view."""
     page.set_viewport_size({"width": size[0], "height": size[1]})
-    page.emulate_media(reduced_motion="reduce" if reduced else "no-preference")
+    page.emulate_media(reduced_motion="reduce")
     open_app(page, hash="#seed=TEST-0001", settings=settings)
-    return settle(page)
+    view = settle(page)
+    if not reduced:
+        page.wait_for_function("() => !document.getElementById('app').hasAttribute('data-dealing')")
+        page.emulate_media(reduced_motion="no-preference")
+    return view
 
 
 def running_animations(page):
@@ -44,17 +51,8 @@ def to_draw(page, view):
     return view
 
 
-def test_hand_cards_stay_the_same_nodes_across_a_draw(page, open_app):
-    view = to_draw(page, open_moving(page, open_app, (390, 844), reduced=True))
-    card = view["hand"][0]
-    handle = page.locator(f'.hand [data-card="{card}"]').element_handle()
-    stock = page.locator(".pile.stock").element_handle()
-    button(page, "Mazo").click()
-    after = settle(page)
-    assert len(after["hand"]) == 11
-    assert handle.evaluate("(el) => el.isConnected")
-    assert handle.evaluate("(el, c) => el === document.querySelector(`.hand [data-card='${c}']`)", card)
-    assert stock.evaluate("(el) => el.isConnected && el === document.querySelector('.pile.stock')")
+# The hand's cards and the stock stay the same nodes across a draw:
+# test_nothing_moves_with_reduced_motion_or_instant, which draws with no motion.
 
 
 @pytest.mark.alone
@@ -101,11 +99,12 @@ MORPH = """async ([before, after, extra]) => {
 }"""
 
 
-def test_the_keyed_update_moves_only_what_moved(page, open_app):
+def test_the_keyed_update_moves_only_what_moved(page, server):
     """A card thrown from the middle of the hand takes no other card out of the page (a node taken
     out and put back is styled and laid out again and loses the focus: a phone pays for each), a
-    card moved to the other end is the one node that moves, and unkeyed nodes still pair by place."""
-    open_app(page, hash="#seed=TEST-0001")
+    card moved to the other end is the one node that moves, and unkeyed nodes still pair by place.
+    The module by itself, in a page of the origin that runs no app (nothing of the table is needed)."""
+    page.goto(server.url + "app.webmanifest")
     hand = [f"c{i}" for i in range(11)]
     thrown = page.evaluate(MORPH, [hand, hand[:4] + hand[5:], None])
     assert thrown["order"] == hand[:4] + hand[5:] and thrown["kept"] == thrown["order"]
@@ -147,12 +146,20 @@ def test_a_flying_card_is_marked_until_it_lands(page, open_app):
 
 @pytest.mark.parametrize("how", ["reduced-motion", "instant"])
 def test_nothing_moves_with_reduced_motion_or_instant(page, open_app, how):
+    """A draw moves nothing, and the hand's cards and the stock stay the same nodes across it."""
     settings = {**MOVING, "speed": "instant"} if how == "instant" else MOVING
     view = to_draw(page, open_moving(page, open_app, (390, 844), reduced=how == "reduced-motion", settings=settings))
     assert running_animations(page) == 0
+    card = view["hand"][0]
+    handle = page.locator(f'.hand [data-card="{card}"]').element_handle()
+    stock = page.locator(".pile.stock").element_handle()
     button(page, "Mazo").click()
-    settle(page)
+    after = settle(page)
     assert page.evaluate("document.getAnimations().length") == 0
+    assert len(after["hand"]) == 11
+    assert handle.evaluate("(el) => el.isConnected"), "the card's node was replaced by the draw"
+    assert handle.evaluate("(el, c) => el === document.querySelector(`.hand [data-card='${c}']`)", card)
+    assert stock.evaluate("(el) => el.isConnected && el === document.querySelector('.pile.stock')"), "the stock's node was replaced"
 
 
 class TestTheFan:
@@ -303,17 +310,22 @@ def drag_card(page, card, to_x, to_y):
     page.mouse.up()
 
 
-def test_the_sort_menu_offers_manual_in_both_languages(page, open_app):
-    open_moving(page, open_app, (1280, 800), reduced=True, settings=MANUAL)
+def the_sort_menu_offers_manual(page):
+    """The menu's sort offers "A mano" and shows it chosen (the menu closed again after)."""
     button(page, "Menú").click()
     select = page.get_by_label("Orden de la mano")
     assert select.input_value() == "manual"
     assert "A mano (arrastra las cartas)" in select.locator("option").all_inner_texts()
+    button(page, "Volver a la mesa").click()
 
 
 @pytest.mark.parametrize("size", [(390, 844), (1280, 800)], ids=["phone", "desktop"])
 def test_dragging_within_the_hand_reorders_it_and_the_order_survives(page, open_app, size):
-    view = to_draw(page, open_moving(page, open_app, size, reduced=True, settings=MANUAL))
+    """The sort menu offers "A mano"; in it a card dragged along the hand goes where it is let go,
+    and the order survives a reload, Alt+arrows and the next draw."""
+    view = open_moving(page, open_app, size, reduced=True, settings=MANUAL)
+    the_sort_menu_offers_manual(page)
+    view = to_draw(page, view)
     button(page, "Mazo").click()
     view = settle(page)
     before, names = hand_cards(page), hand_names(page)
@@ -406,10 +418,7 @@ def test_the_hand_makes_room_while_a_card_is_dragged_along_it(page, open_app, si
 
 @pytest.mark.alone
 def test_a_card_dropped_on_the_pile_flies_from_the_drop_point(page, open_app):
-    page.set_viewport_size({"width": 390, "height": 844})
-    page.emulate_media(reduced_motion="no-preference")
-    open_app(page, hash="#seed=TEST-0001", settings={**MOVING, "speed": "slow"})
-    view = to_draw(page, settle(page))
+    view = to_draw(page, open_moving(page, open_app, (390, 844), settings={**MOVING, "speed": "slow"}))
     page.wait_for_function("() => document.getAnimations().filter(a => a.playState === 'running').length === 0")
     button(page, "Mazo").click()
     view = settle(page)

@@ -76,7 +76,9 @@ def open_gin_panel(page, open_app):
     return panel
 
 
-def test_knock_panel_says_what_an_edit_loses(page, open_app):
+def test_knock_panel_says_what_an_edit_loses_and_a_reload_keeps_it(page, open_app):
+    """The edit that loses the gin is said, and undone by "Volver a la propuesta"; made again, the
+    panel and its edit survive a reload (section 4), a draft no longer legal does not."""
     panel = open_gin_panel(page, open_app)
     panel.get_by_role("button", name="2 de tréboles").click()
     assert panel.get_by_role("heading", level=2).inner_text() == "Cerrar"
@@ -88,6 +90,7 @@ def test_knock_panel_says_what_an_edit_loses(page, open_app):
     button(page, "Volver a la propuesta").click()
     assert panel.get_by_role("heading", level=2).inner_text() == "Gin"
     assert panel.get_by_role("alert").count() == 0
+    reload_keeps_the_knock_panel_and_its_edits(page, open_app, panel)
 
 
 # --- 3. "Repetir" asks in the middle of a match ------------------------------------------------
@@ -130,8 +133,8 @@ def test_reload_keeps_the_selection(page, open_app):
     assert page.evaluate("document.activeElement.dataset.card") == card
 
 
-def test_reload_keeps_the_knock_panel_and_its_edits(page, open_app):
-    panel = open_gin_panel(page, open_app)
+def reload_keeps_the_knock_panel_and_its_edits(page, open_app, panel):
+    """On the gin panel of open_gin_panel (test_knock_panel_says_what_an_edit_loses_and_a_reload_keeps_it)."""
     panel.get_by_role("button", name="2 de tréboles").click()
     shown = panel.inner_text()
     reload(page, open_app)
@@ -150,11 +153,8 @@ def test_reload_keeps_the_knock_panel_and_its_edits(page, open_app):
 # --- 5. wording ----------------------------------------------------------------------------------
 
 
-def test_computer_move_follows_the_language(page, open_app):
-    view = to_discard(page, setup(page, open_app, PORTRAIT, settings=NORMAL))
-    card = view["hand"][0]
-    page.locator(f'.hand [data-card="{card}"]').dblclick(position={"x": 8, "y": 20})
-    settle(page)
+def computer_move_follows_the_language(page):
+    """After the computer's turn (test_quick_computer_moves_are_each_announced_and_follow_the_language)."""
     spanish = page.locator(".opp-last").inner_text()
     assert spanish.startswith("El rival "), spanish
     button(page, "Menú").click()
@@ -165,18 +165,8 @@ def test_computer_move_follows_the_language(page, open_app):
     assert_readable(page, "English table after a switch")
 
 
-def test_new_deal_names_the_dealer_in_person(page, open_app):
-    """VOID-0019 ends void on the player's discard; "Siguiente" announces the next deal."""
-    save = saved("void-VOID-0019.json")
-    put_in_storage(page, {MATCH_KEY: save})
-    view = setup(page, open_app, PORTRAIT, seed=save["seed"])
-    page.locator('.hand [data-card="QC"]').dblclick(position={"x": 8, "y": 20})
-    settle(page)
-    button(page, "Siguiente").click()
-    view = settle(page)
-    lines = page.locator("#announcer p").all_inner_texts()
-    expected = "Mano 2: repartes tú." if view["dealer"] == 0 else "Mano 2: reparte el rival."
-    assert expected in lines, lines
+# The new deal names its dealer in person ("Mano 2: repartes tú."): checked on VOID-0019's next
+# deal by test_table_more.py::test_void_deal_panel, which opens that very table.
 
 
 # --- 6. keyboard ---------------------------------------------------------------------------------
@@ -217,19 +207,21 @@ def test_hand_is_one_tab_stop_and_keys_play(page, open_app):
 # --- 7. screen reader ----------------------------------------------------------------------------
 
 
-def test_quick_computer_moves_are_each_announced(page, open_app):
+def test_quick_computer_moves_are_each_announced_and_follow_the_language(page, open_app):
+    """The computer's draw and discard after the player's first discard: each told to a screen
+    reader; its move line on the table switches language with the page (section 5)."""
     view = to_discard(page, setup(page, open_app, PORTRAIT, settings=NORMAL))
     card = next(a["card"] for a in view["legal"] if a["type"] == "discard")
     page.locator(f'.hand [data-card="{card}"]').dblclick(position={"x": 8, "y": 20})
     after = settle(page)
     moves = [e for e in after["events"][len(view["events"]) + 1 :] if e.get("seat") == 1]
-    if after["history"] or not moves:
-        return  # the deal ended on this discard: nothing for the computer to say
-    lines = page.locator("#announcer p").all_inner_texts()
-    said = lines[-len(moves):]
-    assert len(said) == len(moves) >= 2, (lines, moves)
-    assert said[0] == "El rival roba del mazo" or said[0].startswith("El rival roba ")
-    assert said[-1].startswith("El rival descarta ")
+    if not after["history"] and moves:  # else the deal ended on this discard: nothing for the computer to say
+        lines = page.locator("#announcer p").all_inner_texts()
+        said = lines[-len(moves):]
+        assert len(said) == len(moves) >= 2, (lines, moves)
+        assert said[0] == "El rival roba del mazo" or said[0].startswith("El rival roba ")
+        assert said[-1].startswith("El rival descarta ")
+    computer_move_follows_the_language(page)
 
 
 # --- 8. the card just drawn stays marked ---------------------------------------------------------

@@ -57,6 +57,18 @@ def open_phone(page, open_app, settings=TOUCH_FAST, seed=SEED):
     return settle(page)
 
 
+def opened_still(page, open_app, settings, seed=SEED):
+    """The page opened with reduced motion, so that its first deal (no part of the tests that
+    open this way) lands at once instead of flying; then motion as the player has it (the page
+    asks for prefers-reduced-motion at each render): the view."""
+    page.emulate_media(reduced_motion="reduce")
+    open_app(page, hash=f"#seed={seed}", settings=settings)
+    view = settle(page)
+    page.wait_for_function("() => !document.getElementById('app').hasAttribute('data-dealing')")
+    page.emulate_media(reduced_motion="no-preference")
+    return view
+
+
 def to_draw_by_touch(page, view):
     if view["phase"].startswith("upcard"):
         tap_on(page, '.actions [data-intent="pass"]')
@@ -157,9 +169,12 @@ def test_the_computer_moves_after_the_deal_has_landed(page, open_app):
 def open_and_draw(page, open_app, size, reduced: bool, settings):
     """The page at `size`, the upcard passed and a card drawn from the stock (mouse clicks): the view."""
     page.set_viewport_size({"width": size[0], "height": size[1]})
-    page.emulate_media(reduced_motion="reduce" if reduced else "no-preference")
-    open_app(page, hash=f"#seed={SEED}", settings=settings)
-    view = settle(page)
+    if reduced:
+        page.emulate_media(reduced_motion="reduce")
+        open_app(page, hash=f"#seed={SEED}", settings=settings)
+        view = settle(page)
+    else:
+        view = opened_still(page, open_app, settings)
     if view["phase"].startswith("upcard"):
         button(page, "Pasar").click()
         settle(page)
@@ -190,9 +205,7 @@ def test_an_open_menu_holds_the_computer_until_it_closes(page, open_app):
 @pytest.mark.alone
 def test_wait_for_the_computer_is_cleared_when_it_no_longer_holds(page, open_app):
     page.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
-    page.emulate_media(reduced_motion="no-preference")
-    open_app(page, hash=f"#seed={SEED}", settings={**TOUCH_MOVING, "speed": "slow"})
-    view = settle(page)
+    view = opened_still(page, open_app, {**TOUCH_MOVING, "speed": "slow"})
     if view["phase"].startswith("upcard"):
         button(page, "Pasar").click()
         view = settle(page)
@@ -262,7 +275,7 @@ def test_a_draw_paints_neither_the_felt_nor_the_cards_that_stay(phone, open_app)
     once, and a card drawn moves the hand's other cards (by layout, then their flight) without
     painting any of them again; only what changed is painted (the drawn card, the texts)."""
     page = phone
-    view = to_draw_by_touch(page, open_phone(page, open_app, settings=TOUCH_MOVING))
+    view = to_draw_by_touch(page, opened_still(page, open_app, TOUCH_MOVING))
     page.wait_for_function(f"() => !document.getAnimations().filter({FLIGHT}).some(a => a.playState === 'running')")
     layers = Layers(page)
     felt = layers.node("body", "before")
@@ -304,7 +317,7 @@ def moving_cards(page, selector):
 @pytest.mark.alone
 def test_a_quick_double_tap_discard_flies(phone, open_app):
     page = phone
-    view = to_draw_by_touch(page, open_phone(page, open_app, settings=TOUCH_MOVING))
+    view = to_draw_by_touch(page, opened_still(page, open_app, TOUCH_MOVING))
     tap_on(page, ".pile.stock")
     view = settle(page)
     page.wait_for_function(f"() => !document.getAnimations().filter({FLIGHT}).some(a => a.playState === 'running')")
@@ -430,7 +443,14 @@ def test_the_table_under_the_menu_is_held_without_restyling_it(phone, open_app):
 
 
 def test_the_match_result_closes_to_the_table_and_the_menu(page, open_app):
+    """A finished match's result closes to the table (Escape, or its close button) and opens again;
+    the menu, the statistics and the kept matches answer; every screen on the way passes axe-core:
+    the match result, the finished table, the statistics, the kept matches, and the viewer of the
+    kept match before and after its review."""
+    from conftest import assert_accessible
+
     open_finished(page, open_app)
+    assert_accessible(page, "match result")
     # Escape closes it: the table is there to look at, and the menu answers.
     page.keyboard.press("Escape")
     assert page.locator(".panel.match").count() == 0 and ui(page)["panel"] is None
@@ -443,26 +463,34 @@ def test_the_match_result_closes_to_the_table_and_the_menu(page, open_app):
     # The close button does the same.
     button(page, "Ver la mesa").click()
     assert page.locator(".panel.match").count() == 0
+    assert_accessible(page, "finished table")
     button(page, "Menú").click()
     button(page, "Estadísticas").click()
     page.get_by_role("dialog", name="Estadísticas").wait_for()
+    assert_accessible(page, "statistics")
     # The only match kept is a loss: its line says so (not "Mejor partida", nor the "narrowest" of one).
     assert page.locator('.stat[data-stat="best_match"] dt').inner_text() == "Tu única derrota"
     page.keyboard.press("Escape")
     button(page, "Partidas").click()
     page.get_by_role("dialog", name="Partidas").wait_for()
+    assert_accessible(page, "kept matches")
     page.keyboard.press("Escape")
     button(page, "Volver a la mesa").click()
     assert page.locator(".panel.match").count() == 0 and button(page, "Ver el resultado").is_visible()
-
-
-def test_back_to_the_table_from_the_rules_page(page, open_app):
-    page.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
-    page.emulate_media(reduced_motion="reduce")
-    open_app(page, hash=f"#seed={SEED}", settings=TOUCH_FAST)
-    settle(page)
+    # The kept match in the viewer, before and after Difícil's review.
     button(page, "Menú").click()
-    button(page, "Cómo se juega").click()
+    button(page, "Partidas").click()
+    page.get_by_role("dialog", name="Partidas").get_by_role("listitem").nth(0).get_by_role("button").click()
+    page.wait_for_function("() => document.querySelector('.panel.viewer')?.dataset.step === '0'")
+    assert_accessible(page, "viewer")
+    page.wait_for_function("() => document.querySelector('.panel.viewer').dataset.reviewed === 'true'", timeout=60_000)
+    assert_accessible(page, "viewer, reviewed")
+
+
+def back_to_the_table_from_the_rules_page(page):
+    """From the rules page (open, over the menu): "Volver a la mesa" goes to the table; "Volver al
+    menú" and Escape one step back, to the menu (left open). test_the_table_and_its_dialogs_pass_axe
+    comes through here."""
     button(page, "Volver a la mesa").click()
     assert ui(page)["panel"] is None and not ui(page)["menuOpen"]
     assert page.locator(".page").get_attribute("inert") is None and button(page, "Mazo").is_visible()
@@ -699,6 +727,10 @@ def open_stored_deal_result(page, open_app, save):
 
 
 def test_layoffs_are_marked_once_in_the_meld_they_joined(page, open_app, layoff_save):
+    """A layoff shows once, in the knocker's meld it joined, ringed and marked "+"; that deal result,
+    then the next deal, pass axe-core."""
+    from conftest import assert_accessible
+
     save, result = layoff_save
     panel = open_stored_deal_result(page, open_app, save)
     laid = [lay["card"] for lay in result["layoffs"]]
@@ -713,12 +745,18 @@ def test_layoffs_are_marked_once_in_the_meld_they_joined(page, open_app, layoff_
         assert node.evaluate("e => getComputedStyle(e, '::after').content") == '"+"'
     names = panel.locator(".hand-summary.seat-0 .laid-names")
     assert names.get_attribute("data-cards") == " ".join(laid)
+    assert_accessible(page, "deal result with layoffs")
+    button(page, "Siguiente").click()
+    settle(page)
+    assert_accessible(page, "the next deal")
 
 
 # --- contrast and the rest of WCAG AA: axe-core on every screen ---------------------------------
 
 
 def test_the_table_and_its_dialogs_pass_axe(page, open_app):
+    """The table and its dialogs pass axe-core; on the way, the rules page leads back to the table
+    or to the menu (back_to_the_table_from_the_rules_page)."""
     from conftest import assert_accessible
 
     page.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
@@ -739,7 +777,7 @@ def test_the_table_and_its_dialogs_pass_axe(page, open_app):
     assert_accessible(page, "menu")
     button(page, "Cómo se juega").click()
     assert_accessible(page, "rules page")
-    button(page, "Volver al menú").click()
+    back_to_the_table_from_the_rules_page(page)  # ... and back to the menu
     button(page, "Nueva partida").click()
     assert_accessible(page, "new match confirmation")
     button(page, "Cancelar").click()
@@ -749,37 +787,11 @@ def test_the_table_and_its_dialogs_pass_axe(page, open_app):
     assert_accessible(page, "English table")
 
 
-def test_the_result_panels_and_sheets_pass_axe(page, open_app, layoff_save):
-    from conftest import assert_accessible
-
-    save, _ = layoff_save
-    open_stored_deal_result(page, open_app, save)
-    assert_accessible(page, "deal result with layoffs")
-    button(page, "Siguiente").click()
-    settle(page)
-    assert_accessible(page, "the next deal")
+# A deal result (with layoffs) and the next deal: test_layoffs_are_marked_once_in_the_meld_they_joined.
 
 
-def test_the_match_result_stats_and_viewer_pass_axe(page, open_app):
-    from conftest import assert_accessible
-
-    open_finished(page, open_app)
-    assert_accessible(page, "match result")
-    button(page, "Ver la mesa").click()
-    assert_accessible(page, "finished table")
-    button(page, "Menú").click()
-    button(page, "Estadísticas").click()
-    page.get_by_role("dialog", name="Estadísticas").wait_for()
-    assert_accessible(page, "statistics")
-    page.keyboard.press("Escape")
-    button(page, "Partidas").click()
-    page.get_by_role("dialog", name="Partidas").wait_for()
-    assert_accessible(page, "kept matches")
-    page.get_by_role("dialog", name="Partidas").get_by_role("listitem").nth(0).get_by_role("button").click()
-    page.wait_for_function("() => document.querySelector('.panel.viewer')?.dataset.step === '0'")
-    assert_accessible(page, "viewer")
-    page.wait_for_function("() => document.querySelector('.panel.viewer').dataset.reviewed === 'true'", timeout=60_000)
-    assert_accessible(page, "viewer, reviewed")
+# The match result, the finished table, the statistics, the kept matches and the viewer:
+# test_the_match_result_closes_to_the_table_and_the_menu passes each through axe on its way.
 
 
 def test_the_knock_panel_passes_axe(page, open_app):
