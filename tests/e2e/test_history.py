@@ -7,7 +7,6 @@ from __future__ import annotations
 import copy
 import functools
 import json
-import shutil
 import sys
 import time
 from pathlib import Path
@@ -791,30 +790,60 @@ def test_closing_the_viewer_mid_review_ends_its_extra_engines(page, open_app, di
         page.context.set_offline(False)
 
 
-def test_without_the_snapshot_the_page_engine_reviews_alone_and_the_extra_ones_write_nothing(page, open_app, context, make_server, dist, tmp_path):
+def test_without_the_snapshot_the_page_engine_reviews_alone_and_the_extra_ones_write_nothing(page, open_app, dist):
     """An extra engine boots only from the cached snapshot (the normal boot may write shared
-    storage): with none, it is not used and the page's own engine does the whole review."""
-    site = tmp_path / "site"
-    shutil.copytree(dist, site)
-    (site / "snapshot" / snapshot_name(site)).unlink()
-    srv = make_server(site)
+    storage): with none, it is not used and the page's own engine does the whole review.
+    The returning visitor's page (booted from its snapshot), the snapshot then taken out of
+    Cache Storage while the viewer reviews (an extra engine finds none, as with a build served
+    without one), and put back as it was after (the next test's visitor keeps its cache)."""
     save, deals = short_mid_match()
     inject(page, [save])
-    context.add_init_script(EIGHT_CORES)
-    open_page(page, open_app, url=srv.url)
+    page.add_init_script(EIGHT_CORES)
+    open_page(page, open_app)
     wait_controlled(page)
-    before = page.evaluate(STORAGE)
-    requests = len(context.requests)
-    games = open_from_menu(page, "Partidas")
-    games.get_by_role("listitem").nth(0).get_by_role("button").click()
-    page.wait_for_function("() => document.querySelector('.panel.viewer')?.dataset.reviewed === 'true'", timeout=90_000)
-    shown = assert_review_is_the_whole_match_review(page, save)
-    assert shown["engines"] == "1"
-    assert only_the_page_engine_left(page)
-    assert page.evaluate(STORAGE) == before
-    # No extra engine went on to the normal boot (the wheels micropip installs).
-    late = context.requests[requests:]
-    assert not [u for u in late if u.endswith(".whl")], late
+    raw = snapshot_name(dist).removesuffix(".gz")
+    assert page.evaluate(TAKE_SNAPSHOT, raw), "no snapshot cached to take out"
+    try:
+        before = page.evaluate(STORAGE)
+        assert not [u for urls in before["caches"].values() for u in urls if u.endswith((raw, raw + ".gz"))], before["caches"]
+        requests = len(page.context.requests)
+        games = open_from_menu(page, "Partidas")
+        games.get_by_role("listitem").nth(0).get_by_role("button").click()
+        page.wait_for_function("() => document.querySelector('.panel.viewer')?.dataset.reviewed === 'true'", timeout=90_000)
+        shown = assert_review_is_the_whole_match_review(page, save)
+        assert shown["engines"] == "1"
+        assert only_the_page_engine_left(page)
+        assert page.evaluate(STORAGE) == before
+        # No extra engine went on to the normal boot (the wheels micropip installs).
+        late = page.context.requests[requests:]
+        assert not [u for u in late if u.endswith(".whl")], late
+    finally:
+        page.evaluate(PUT_SNAPSHOT_BACK)
+
+
+# The build's snapshot (`raw`: its name as the service worker keeps it, decoded) and its copy as
+# served (.gz), if kept, out of every cache; each kept in the page (window.__takenSnapshot) to be
+# put back as it was, same URL and headers (PUT_SNAPSHOT_BACK). How many entries were taken out.
+TAKE_SNAPSHOT = """async (raw) => {
+    const taken = [];
+    for (const key of await caches.keys()) {
+        const cache = await caches.open(key);
+        for (const request of await cache.keys()) {
+            const name = new URL(request.url).pathname.split('/').pop();
+            if (name !== raw && name !== raw + '.gz') continue;
+            const response = await cache.match(request);
+            taken.push([key, request.url, await response.arrayBuffer(), [...response.headers]]);
+            await cache.delete(request);
+        }
+    }
+    window.__takenSnapshot = taken;
+    return taken.length;
+}"""
+PUT_SNAPSHOT_BACK = """async () => {
+    for (const [key, url, body, headers] of window.__takenSnapshot || []) {
+        await (await caches.open(key)).put(url, new Response(body, {headers}));
+    }
+}"""
 
 
 # Cache Storage (every cache and its entries) and IndexedDB's databases with their stores' keys.
