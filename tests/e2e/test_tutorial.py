@@ -33,8 +33,9 @@ def storage(page, key):
     return page.evaluate("k => localStorage.getItem(k)", key)
 
 
-def follow_step(page, n: int) -> str:
-    """Wait for guided step n, play the move its bar marks; the step's kind."""
+def follow_step(page, n: int, on_pick=None) -> str:
+    """Wait for guided step n, play the move its bar marks; the step's kind. When the move is a
+    card to discard, on_pick() (if given) looks at the page once the card is picked."""
     page.wait_for_function("n => { const b = document.querySelector('[data-key=tutorial-bar]'); return b && b.dataset.step === String(n) && b.dataset.kind; }", arg=n)
     kind = bar(page).get_attribute("data-kind")
     text = bar(page).inner_text()
@@ -49,16 +50,23 @@ def follow_step(page, n: int) -> str:
         assert target.startswith("card:"), target
         # Marked, not chosen: the player picks it, then discards it.
         page.locator(f'.hand [data-card="{target[5:]}"]').click(position={"x": 8, "y": 20})
+        if on_pick:
+            on_pick()
         button(page, "Descartar").click()
     settle(page)
     return kind
 
 
-def test_a_first_visit_is_offered_the_guided_deal_which_runs_to_its_end_and_counts_nowhere(phone, open_app):
+def test_a_first_visit_is_offered_the_guided_deal_which_fits_every_screen_runs_to_its_end_and_counts_nowhere(phone, open_app):
+    """The offer and each step of the guided deal fit every screen (FIT_SIZES: no scrolling, the
+    bar over no control); the deal runs to its end by following the bar, and counts nowhere."""
     page = phone
+    page.set_viewport_size({"width": 360, "height": 740})  # the small phone the bar was found on
     page.emulate_media(reduced_motion="reduce")
     open_app(page, settings={})  # a first visit: nothing stored, no seed in the address
     settle(page)
+    assert_fits(page, "tutorial-offer", "tutorial-offer", shots=True)
+    page.set_viewport_size(PHONE)
     offer = page.get_by_role("region", name="Partida guiada")
     assert "¿Es tu primera vez?" in offer.inner_text()
     assert_readable(page, "tutorial offer")
@@ -69,19 +77,29 @@ def test_a_first_visit_is_offered_the_guided_deal_which_runs_to_its_end_and_coun
     assert backgrounds["Partida guiada"] != backgrounds["Ahora no"], backgrounds
     offer.get_by_role("button", name="Partida guiada", exact=True).click()
     view = settle(page)
+
+    def fits_picked():
+        # The card picked: the longest prompt ("Has elegido …: descártala con …") under the piles.
+        assert page.locator(".messages").inner_text().startswith("Has elegido")
+        assert_fits(page, "tutorial-bar", "tutorial-picked", shots=True)
+        page.set_viewport_size(PHONE)
+
     kinds = []
     for n in range(1, 20):
         if page.evaluate("window.ginApp.ui.panel") == "deal":
             break
         assert page.evaluate("window.ginApp.view.seed") == GUIDE
         assert GUIDE not in page.evaluate("location.hash")  # a reload leaves the guided deal
+        page.wait_for_function("n => document.querySelector('[data-key=tutorial-bar]')?.dataset.step === String(n)", arg=n)
+        assert_fits(page, "tutorial-bar", f"tutorial-step{n}", shots=n in (1, 3))  # the first step, and the longest text
+        page.set_viewport_size(PHONE)
         if n == 2:
             assert_readable(page, "tutorial step")
             shoot(page, "tutorial-step", (PHONE["width"], PHONE["height"]))
             page.set_viewport_size({"width": 844, "height": 390})
             shoot(page, "tutorial-step", (844, 390))
             page.set_viewport_size(PHONE)
-        kinds.append(follow_step(page, n))
+        kinds.append(follow_step(page, n, on_pick=fits_picked if n == 3 else None))
     # Each idea once: the upcard, a pile draw completing a meld, a safe discard, a knock.
     for idea in ("upcard", "pile_meld", "safe", "knock"):
         assert kinds.count(idea) == 1, kinds
@@ -187,27 +205,3 @@ def assert_fits(page, bar_key, where, shots=False):
         hits = covered(page, bar_key)
         assert not hits, f"{where} at {size}: the bar covers {hits}"
     page.set_viewport_size({"width": 360, "height": 740})
-
-
-def test_the_guided_deal_and_its_offer_fit_every_screen_without_scrolling_or_covering_a_control(phone, open_app):
-    page = phone
-    page.set_viewport_size({"width": 360, "height": 740})  # the small phone the bar was found on
-    page.emulate_media(reduced_motion="reduce")
-    open_app(page, settings={})
-    settle(page)
-    assert_fits(page, "tutorial-offer", "tutorial-offer", shots=True)
-    page.get_by_role("region", name="Partida guiada").get_by_role("button", name="Partida guiada", exact=True).click()
-    settle(page)
-    for n in range(1, STEPS + 1):
-        page.wait_for_function("n => document.querySelector('[data-key=tutorial-bar]')?.dataset.step === String(n)", arg=n)
-        assert_fits(page, "tutorial-bar", f"tutorial-step{n}", shots=n in (1, 3))  # the first step, and the longest text
-        target = page.evaluate("window.ginApp.ui.hintTarget")
-        if n == 3 and target.startswith("card:"):
-            # The card picked: the longest prompt ("Has elegido …: descártala con …") under the piles.
-            page.locator(f'.hand [data-card="{target[5:]}"]').click(position={"x": 8, "y": 20})
-            assert page.locator(".messages").inner_text().startswith("Has elegido")
-            assert_fits(page, "tutorial-bar", "tutorial-picked", shots=True)
-            button(page, "Descartar").click()
-            settle(page)
-            continue
-        follow_step(page, n)

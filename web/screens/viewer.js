@@ -84,7 +84,7 @@ function resultBox(t, rules, result) {
   const op = operation(result, rules, t);
   return el(
     "section",
-    { class: `viewer-result ${result.winner === 0 ? "good" : result.winner === 1 ? "bad" : ""}`, "aria-label": t("result.title", { number: result.number }) },
+    { class: `viewer-result ${result.winner === 0 ? "good" : result.winner === 1 ? "bad" : ""}`, "aria-label": t("result.title", { number: result.number }), dataset: { key: "viewer-result" } },
     el("h3", { text: `${t("result.title", { number: result.number })} · ${t(`kind.${result.kind}`)}` }),
     el("p", { class: "headline", text: headline }),
     op ? el("p", { class: "operation", text: op }) : null,
@@ -243,14 +243,37 @@ function reviewMark(t, lang, entry) {
   const cost = entry.cost === null || entry.cost === undefined ? null : entry.cost;
   return el(
     "section",
-    { class: "review-mark", role: "note", "aria-label": t("review.mark_label"), dataset: { step: entry.step } },
+    { class: "review-mark", role: "note", "aria-label": t("review.mark_label"), dataset: { step: entry.step, key: "review-mark" } },
     el("p", { class: "review-hard", text: `${t("review.hard", { action: hardText(t, entry) })} ${reasonText(t, entry.reason, entry.why)}`.trim() }),
     cost !== null ? el("p", { class: "review-cost", text: t("review.cost", { cost: number(lang, cost) }) }) : el("p", { class: "review-cost", text: t("review.no_cost") }),
   );
 }
 
+// A part of the viewer built again only when what it shows (`from`: all it
+// reads) changed; else a bare stand-in of the same tag, key and data-static,
+// which the keyed update takes for the live part as it is (morph.js), as
+// render.js's memo() does for the table. Stepping through a match saves the
+// part's build and comparison at every step (the review's list: up to one
+// button per decision of the match).
+function memo(viewer, key, tag, from, build) {
+  const sig = JSON.stringify(from);
+  const live = viewer.sheet.body.querySelector(`${tag}[data-key="${key}"]`);
+  if (live && live.getAttribute("data-static") === sig) return el(tag, { dataset: { key, static: sig } });
+  const node = build();
+  node.dataset.key = key;
+  node.dataset.static = sig;
+  return node;
+}
+
 // The finished review's list: each decision Difícil would have made otherwise.
-function reviewList(viewer, t) {
+function reviewList(viewer, t, lang) {
+  const { review, index } = viewer;
+  // What it reads of the step shown: whether it is one of the list's (marked current).
+  const current = review.differing.some((d) => d.step === index) ? index : -1;
+  return memo(viewer, "review-list", "ol", [lang, review.differing.length, current], () => buildReviewList(viewer, t));
+}
+
+function buildReviewList(viewer, t) {
   const { review, data, index } = viewer;
   const item = (d) => {
     const text = t("review.item", { deal: d.deal_number, human: stepText(t, data.steps, d.step), hard: hardText(t, d) });
@@ -292,7 +315,7 @@ function reviewSection(viewer, t, lang) {
         ? t("review.costliest_cost", { deal: c.deal_number, cost: number(lang, c.cost), human, hard: hardText(t, c) })
         : t("review.costliest", { deal: c.deal_number, human, hard: hardText(t, c) });
     lines.push(el("p", { class: "review-summary", text: `${t(s.differing === 1 ? "review.summary_one" : "review.summary", { n: s.differing, total: s.decisions })} ${costly}` }));
-    lines.push(reviewList(viewer, t));
+    lines.push(reviewList(viewer, t, lang));
   }
   const summed = { differing: s.differing, decisions: s.decisions, withCost: s.with_cost, totalCost: s.total_cost, costliest: s.costliest ? s.costliest.step : "" };
   return el("section", { class: "review", dataset: summed }, head, lines, opinion);
@@ -348,8 +371,13 @@ function dealLabel(t, d) {
   return `${t("bar.deal", { number: d.number })} · ${t(`kind.${d.result.kind}`)}${won}`;
 }
 
-// The deal to jump to and the autoplay's speed.
-function viewerOptions(viewer, t, step) {
+// The deal to jump to and the autoplay's speed (built again only for another
+// deal, speed or language: a label per deal).
+function viewerOptions(viewer, t, step, lang) {
+  return memo(viewer, "viewer-options", "div", [lang, step.deal_number, viewer.speed], () => buildViewerOptions(viewer, t, step));
+}
+
+function buildViewerOptions(viewer, t, step) {
   const { data } = viewer;
   const toDeal = (v) => {
     stopAutoplay(viewer);
@@ -398,10 +426,13 @@ function renderViewer(viewer, focusKey = null) {
       // Right under the table: what the review adds below never moves them.
       viewerControls(viewer, t),
       el("p", { class: `viewer-action${mark ? " marked" : ""}`, text: stepText(t, data.steps, index) }),
+      // The parts shown at some steps only are keyed (as are the memo'd
+      // ones), so that each part always shown meets its live self by
+      // position (morph.js), whatever comes and goes before it.
       mark ? reviewMark(t, lang, mark) : null,
       step.result ? resultBox(t, data.rules, step.result) : null,
-      index === data.count - 1 && final ? el("p", { class: "viewer-final headline", text: t(final.winner === 0 ? "match.won" : final.winner === 1 ? "match.lost" : "match.draw") + " " + t("viewer.final", { a: final.totals[0], b: final.totals[1] }) }) : null,
-      viewerOptions(viewer, t, step),
+      index === data.count - 1 && final ? el("p", { class: "viewer-final headline", dataset: { key: "viewer-final" }, text: t(final.winner === 0 ? "match.won" : final.winner === 1 ? "match.lost" : "match.draw") + " " + t("viewer.final", { a: final.totals[0], b: final.totals[1] }) }) : null,
+      viewerOptions(viewer, t, step, lang),
       el("p", { class: "note viewer-keys", text: t("viewer.keys") }),
       reviewSection(viewer, t, lang),
       // Comprobar: a finished match as a whole (verify refuses one not over).
