@@ -14,8 +14,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from gin import Match, ai  # noqa: E402
 from gin.rules import Rules  # noqa: E402
 
-#: Its first upcard is the 4♠: this deal is knocked with 4 or less.
-OKLA_SEED = "OKLA-0011"
+#: Its first upcard is the 6♣ (the computer passes it): this deal is knocked with 6 or less.
+#: A short deal: 9 actions of yours at the test's play, 3 of them discards with 9 points left
+#: (the usual limit of 10 would offer a knock there, this deal's must not), then your knock
+#: with exactly 6.
+OKLA_SEED = "OKLA-2976"
+LIMIT = 6
 
 
 def limit_shown(page) -> str:
@@ -27,10 +31,10 @@ def test_a_whole_oklahoma_deal_with_the_knock_limit_shown(page, open_app):
     page.emulate_media(reduced_motion="reduce")
     open_app(page, hash=f"#seed={OKLA_SEED}&rules=oklahoma", settings={"speed": "instant", "level": "easy"})
     view = settle(page)
-    assert view["rules"]["profile"] == "oklahoma" and view["knock_limit"] == 4
+    assert view["rules"]["profile"] == "oklahoma" and view["knock_limit"] == LIMIT
     # From the deal's first moment, before anyone has moved.
-    assert view["history"] == [] and view["discard"] == ["4S"]
-    assert limit_shown(page) == "Cierras con 4 o menos"
+    assert view["history"] == [] and view["discard"] == ["6C"]
+    assert limit_shown(page) == f"Cierras con {LIMIT} o menos"
     assert "Oklahoma" in page.locator(".topbar").inner_text()
     shoot(page, "oklahoma-table", PORTRAIT)
     knocked = False
@@ -38,7 +42,7 @@ def test_a_whole_oklahoma_deal_with_the_knock_limit_shown(page, open_app):
         view, now = settled(page)
         if now["panel"] == "deal":
             break
-        assert limit_shown(page) == "Cierras con 4 o menos"
+        assert limit_shown(page) == f"Cierras con {LIMIT} o menos"
         if view["phase"].startswith("upcard"):
             button(page, "Pasar").click()
         elif view["phase"] == "draw":
@@ -48,7 +52,7 @@ def test_a_whole_oklahoma_deal_with_the_knock_limit_shown(page, open_app):
             best = min(dd[c] for c in dd if c != view["taken"])
             offered = button(page, "Cerrar").count() + button(page, "Gin").count()
             # The buttons follow the deal's limit, not the usual 10.
-            assert bool(offered) == (best <= 4), (best, offered)
+            assert bool(offered) == (best <= LIMIT), (best, offered)
             if offered:
                 button(page, "Gin" if best == 0 else "Cerrar").click()
                 page.locator(".panel.knock").wait_for()
@@ -64,7 +68,7 @@ def test_a_whole_oklahoma_deal_with_the_knock_limit_shown(page, open_app):
     result = check_deal_panel(page)
     shoot(page, "oklahoma-deal-result", PORTRAIT)
     if result["kind"] in ("knock", "undercut") and result["knocker"] == 0:
-        assert knocked and result["hands"][0]["points"] <= 4
+        assert knocked and result["hands"][0]["points"] <= LIMIT
     # The next deal has its own upcard and its own limit, shown as soon as it starts.
     button(page, SPANISH["next"]).click()
     nxt = settle(page)
