@@ -7,7 +7,10 @@ from __future__ import annotations
 import json
 import time
 
+import gin
+import gin.ai
 import pytest
+from gin.rules import Rules
 
 from conftest import assert_readable
 from test_history import least_deadwood, no_sideways_scroll, play, stored
@@ -244,13 +247,40 @@ def test_an_import_never_removes_a_local_match_and_says_what_it_kept(page, open_
 # --- 2. unreadable collections ---------------------------------------------------------------------
 
 
+def first_legal_card(view):
+    """play_moves's player: pass, draw from the stock, throw the first card that may go."""
+    if view["phase"].startswith("upcard"):
+        return {"type": "pass"}
+    if view["phase"] == "draw":
+        return {"type": "draw", "from": "stock"}
+    return next(a for a in view["legal"] if a["type"] == "discard")
+
+
+def before_the_first_deals_end(seed, turns=2):
+    """The save of a new match on `seed` (the page's default rules, Fácil) played as play_moves plays
+    it against the computer, cut `turns` of the player's draws before its first deal ends: the
+    position to play that end from, instead of playing the whole deal through the table."""
+    match = gin.Match.new(seed=seed, rules=Rules.profile("traditional"))
+    match.meta["level"] = "easy"
+    draws = []
+    while not match.results:
+        view = match.view(match.to_act)
+        if match.to_act == 0 and view["phase"] == "draw":
+            draws.append(len(match.to_save()["actions"]))
+        action = first_legal_card(view) if match.to_act == 0 else gin.ai.choose(view, "easy")
+        match.apply({**action, "seat": match.to_act})
+    save = match.to_save()
+    return {**save, "actions": save["actions"][: draws[-turns]]}
+
+
 def test_unreadable_collections_are_kept_aside_and_offered_for_download(page, open_app, wait_idle, finished_saves):
     kept = json.dumps([{"at": T0 + i, "save": s} for i, s in enumerate(finished_saves[:3])])
     half = kept[: len(kept) // 2]
     page.add_init_script(
         "try { if (!sessionStorage.getItem('seeded')) { sessionStorage.setItem('seeded', '1');"
         f" localStorage.setItem({json.dumps(FINISHED_KEY)}, {json.dumps(half)});"
-        f" localStorage.setItem({json.dumps(RECORDS_KEY)}, '{{\"not\": \"a list\"}}'); }} }} catch (e) {{}}"
+        f" localStorage.setItem({json.dumps(RECORDS_KEY)}, '{{\"not\": \"a list\"}}');"
+        f" localStorage.setItem({json.dumps(MATCH_KEY)}, {json.dumps(json.dumps(before_the_first_deals_end('ASID-0001')))}); }} }} catch (e) {{}}"
     )
     open_at(page, open_app, "ASID-0001")
     page.evaluate("window.ginApp.idle()")
@@ -258,9 +288,10 @@ def test_unreadable_collections_are_kept_aside_and_offered_for_download(page, op
     assert page.locator(".notices .notice").get_by_text("Había datos guardados que no se podían leer").is_visible()
     slots = {s["key"]: s["raw"] for s in aside(page)}
     assert slots[FINISHED_KEY] == half and slots[RECORDS_KEY] == '{"not": "a list"}'
-    # Play on to a deal's end: the lists are rewritten, the copies stay.
+    # Play on to the deal's end (a few moves from the save): the lists are rewritten, the copies stay.
+    assert not page.evaluate("window.ginApp.view.history.length")
     while not page.evaluate("window.ginApp.view.history.length"):
-        play_moves(page, wait_idle, 10)
+        play_moves(page, wait_idle, 1)
     page.evaluate("window.ginApp.idle()")
     assert isinstance(stored(page, RECORDS_KEY), list)
     slots = {s["key"]: s["raw"] for s in aside(page)}
