@@ -4,8 +4,10 @@ values in every stored key. Everything is read from the screen or the page's sto
 
 from __future__ import annotations
 
+import gzip
 import json
 import time
+from pathlib import Path
 
 import gin
 import gin.ai
@@ -13,7 +15,7 @@ import pytest
 from gin.rules import Rules
 
 from conftest import assert_readable
-from test_history import least_deadwood, no_sideways_scroll, play, stored
+from test_history import no_sideways_scroll, stored
 from test_runtime import play_moves
 from test_table import button, settle, shoot
 from test_table_more import put_in_storage
@@ -27,6 +29,7 @@ ASIDE_KEY = "gin.aside.v1"
 STORED_KEYS = [MATCH_KEY, SETTINGS_KEY, "gin.acknowledged.v1", "gin.ui.v1", FINISHED_KEY, RECORDS_KEY,
                "gin.cleared.v2", OPEN_KEY, ASIDE_KEY, "gin.match.broken", "gin.totals.v1"]
 SIZES = [(390, 844), (844, 390), (1280, 800)]
+SAVES = Path(__file__).resolve().parent / "saves"
 T0 = 1_700_000_000_000
 
 
@@ -194,7 +197,9 @@ def test_a_link_to_another_match_asks_first_and_keeps_the_match(page, open_app, 
 
 @pytest.fixture(scope="module")
 def finished_saves():
-    return [play(f"KEEP-{i:04d}", "standard", "easy", least_deadwood) for i in range(52)]
+    """52 finished matches, KEEP-0000 to KEEP-0051 (Estándar, least deadwood against Fácil): read from
+    saves/ (make_saves.py), not played again here (3 CPU-s of the engine's views)."""
+    return json.loads(gzip.decompress((SAVES / "kept-KEEP-0000-KEEP-0051.json.gz").read_bytes()))
 
 
 def import_file(page, tmp_path, data, name):
