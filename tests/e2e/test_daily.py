@@ -214,7 +214,7 @@ def share_line(s, name):
     )
 
 
-def last_turns_start(save, turns=3):
+def last_turns_start(save, turns=1):
     """The index of the first action of the player's last `turns` turns (each begins at the draw):
     the end of the match is played by hand from there, the rest is put in storage."""
     match = gin.Match.from_save(cut(save, 0))
@@ -321,7 +321,7 @@ def test_a_challenge_link_opens_the_same_match_in_another_browser_and_shows_both
         shoot(page, "daily-challenge-received", DESKTOP)
         page.keyboard.press("Escape")
         page.keyboard.press("Escape")
-        # Most of the match played as the friend plays it (put in storage), its last turns by hand.
+        # Most of the match played as the friend plays it (put in storage), its last turn by hand.
         start = last_turns_start(challenge["receiver"])
         page.evaluate("([k, v]) => localStorage.setItem(k, v)", [MATCH_KEY, json.dumps(cut(challenge["receiver"], start))])
         open_app(page, reload=True)
@@ -475,7 +475,7 @@ def test_a_finished_match_copied_from_the_viewer_and_pasted_back_opens_in_the_vi
 @pytest.fixture(scope="module")
 def todays():
     """The day's match of 3 December 2026 played to its end (Difícil at seat 1), and its save cut
-    before the player's last three turns."""
+    before the player's last turn."""
     match = gin.Match.new(seed="DIA-2026-12-03", rules=Rules.profile("traditional"))
     match.meta["level"] = "hard"
     while not match.over:

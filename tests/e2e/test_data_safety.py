@@ -4,13 +4,18 @@ values in every stored key. Everything is read from the screen or the page's sto
 
 from __future__ import annotations
 
+import gzip
 import json
 import time
+from pathlib import Path
 
+import gin
+import gin.ai
 import pytest
+from gin.rules import Rules
 
 from conftest import assert_readable
-from test_history import least_deadwood, no_sideways_scroll, play, stored
+from test_history import no_sideways_scroll, stored
 from test_runtime import play_moves
 from test_table import button, settle, shoot
 from test_table_more import put_in_storage
@@ -24,6 +29,7 @@ ASIDE_KEY = "gin.aside.v1"
 STORED_KEYS = [MATCH_KEY, SETTINGS_KEY, "gin.acknowledged.v1", "gin.ui.v1", FINISHED_KEY, RECORDS_KEY,
                "gin.cleared.v2", OPEN_KEY, ASIDE_KEY, "gin.match.broken", "gin.totals.v1"]
 SIZES = [(390, 844), (844, 390), (1280, 800)]
+SAVES = Path(__file__).resolve().parent / "saves"
 T0 = 1_700_000_000_000
 
 
@@ -96,7 +102,7 @@ def look_at_every_size(page, name: str) -> None:
 
 def test_two_tabs_one_plays_the_match_and_another_seed_is_another_match(page, open_app, wait_idle):
     open_at(page, open_app, "TABS-0001")
-    play_moves(page, wait_idle, 6)
+    play_moves(page, wait_idle, 3)  # any move of A's to take over: a few
     first = actions(page)
     other = page.context.new_page()
     other.emulate_media(reduced_motion="reduce")
@@ -109,7 +115,7 @@ def test_two_tabs_one_plays_the_match_and_another_seed_is_another_match(page, op
     sheet.wait_for(state="detached")
     view = wait_idle(other)
     assert len(other.evaluate("window.ginApp.save")["actions"]) == first  # A's moves, taken over
-    view = play_moves(other, wait_idle, 6)
+    view = play_moves(other, wait_idle, 3)
     taken = actions(other)
     assert taken > first
     # Tab A lost the match: it says so and never writes its stale position.
@@ -122,9 +128,9 @@ def test_two_tabs_one_plays_the_match_and_another_seed_is_another_match(page, op
     third.get_by_role("button", name="Abrir la del enlace").click()
     third.wait_for_function("() => window.ginApp.view.seed === 'TABS-0002'")
     settle(third)
-    play_moves(third, wait_idle, 4)
+    play_moves(third, wait_idle, 2)
     mine = len(third.evaluate("window.ginApp.save")["actions"])
-    play_moves(other, wait_idle, 2)
+    play_moves(other, wait_idle, 1)
     taken = len(other.evaluate("window.ginApp.save")["actions"])
     third.close()
     other.close()
@@ -191,7 +197,9 @@ def test_a_link_to_another_match_asks_first_and_keeps_the_match(page, open_app, 
 
 @pytest.fixture(scope="module")
 def finished_saves():
-    return [play(f"KEEP-{i:04d}", "standard", "easy", least_deadwood) for i in range(52)]
+    """52 finished matches, KEEP-0000 to KEEP-0051 (Estándar, least deadwood against Fácil): read from
+    saves/ (make_saves.py), not played again here (3 CPU-s of the engine's views)."""
+    return json.loads(gzip.decompress((SAVES / "kept-KEEP-0000-KEEP-0051.json.gz").read_bytes()))
 
 
 def import_file(page, tmp_path, data, name):
@@ -244,13 +252,40 @@ def test_an_import_never_removes_a_local_match_and_says_what_it_kept(page, open_
 # --- 2. unreadable collections ---------------------------------------------------------------------
 
 
+def first_legal_card(view):
+    """play_moves's player: pass, draw from the stock, throw the first card that may go."""
+    if view["phase"].startswith("upcard"):
+        return {"type": "pass"}
+    if view["phase"] == "draw":
+        return {"type": "draw", "from": "stock"}
+    return next(a for a in view["legal"] if a["type"] == "discard")
+
+
+def before_the_first_deals_end(seed, turns=2):
+    """The save of a new match on `seed` (the page's default rules, Fácil) played as play_moves plays
+    it against the computer, cut `turns` of the player's draws before its first deal ends: the
+    position to play that end from, instead of playing the whole deal through the table."""
+    match = gin.Match.new(seed=seed, rules=Rules.profile("traditional"))
+    match.meta["level"] = "easy"
+    draws = []
+    while not match.results:
+        view = match.view(match.to_act)
+        if match.to_act == 0 and view["phase"] == "draw":
+            draws.append(len(match.to_save()["actions"]))
+        action = first_legal_card(view) if match.to_act == 0 else gin.ai.choose(view, "easy")
+        match.apply({**action, "seat": match.to_act})
+    save = match.to_save()
+    return {**save, "actions": save["actions"][: draws[-turns]]}
+
+
 def test_unreadable_collections_are_kept_aside_and_offered_for_download(page, open_app, wait_idle, finished_saves):
     kept = json.dumps([{"at": T0 + i, "save": s} for i, s in enumerate(finished_saves[:3])])
     half = kept[: len(kept) // 2]
     page.add_init_script(
         "try { if (!sessionStorage.getItem('seeded')) { sessionStorage.setItem('seeded', '1');"
         f" localStorage.setItem({json.dumps(FINISHED_KEY)}, {json.dumps(half)});"
-        f" localStorage.setItem({json.dumps(RECORDS_KEY)}, '{{\"not\": \"a list\"}}'); }} }} catch (e) {{}}"
+        f" localStorage.setItem({json.dumps(RECORDS_KEY)}, '{{\"not\": \"a list\"}}');"
+        f" localStorage.setItem({json.dumps(MATCH_KEY)}, {json.dumps(json.dumps(before_the_first_deals_end('ASID-0001')))}); }} }} catch (e) {{}}"
     )
     open_at(page, open_app, "ASID-0001")
     page.evaluate("window.ginApp.idle()")
@@ -258,9 +293,10 @@ def test_unreadable_collections_are_kept_aside_and_offered_for_download(page, op
     assert page.locator(".notices .notice").get_by_text("Había datos guardados que no se podían leer").is_visible()
     slots = {s["key"]: s["raw"] for s in aside(page)}
     assert slots[FINISHED_KEY] == half and slots[RECORDS_KEY] == '{"not": "a list"}'
-    # Play on to a deal's end: the lists are rewritten, the copies stay.
+    # Play on to the deal's end (a few moves from the save): the lists are rewritten, the copies stay.
+    assert not page.evaluate("window.ginApp.view.history.length")
     while not page.evaluate("window.ginApp.view.history.length"):
-        play_moves(page, wait_idle, 10)
+        play_moves(page, wait_idle, 1)
     page.evaluate("window.ginApp.idle()")
     assert isinstance(stored(page, RECORDS_KEY), list)
     slots = {s["key"]: s["raw"] for s in aside(page)}
@@ -458,8 +494,59 @@ HOSTILE = [
 ]
 
 
+# Which keys are hostile on the same reload. The four whose values the check below compares
+# (the match, the settings, the finished matches, the statistics) and the slots every copy kept
+# aside goes to are each hostile alone. The six others are in two groups of three that no code
+# reads together: one key each of the table's state (storage.js readAcknowledged, readUi), the
+# matches kept besides it (storage.js openList, the legacy gin.match.broken moved into the slots)
+# and the statistics' collections (finished.js readList, totals), so no key's hostility can take
+# another's path away; each keeps its own value (and its copy aside is looked for under its own
+# key). A group that fails is tried again key by key, so the failure names the key.
+HOSTILE_TOGETHER = [[MATCH_KEY], [SETTINGS_KEY], [FINISHED_KEY], [RECORDS_KEY], [ASIDE_KEY],
+                    ["gin.acknowledged.v1", OPEN_KEY, "gin.cleared.v2"], ["gin.ui.v1", "gin.match.broken", "gin.totals.v1"]]
+# Where a key's unreadable value is kept aside: under its own key, the legacy slot's under the match's.
+ASIDE_AS = {"gin.match.broken": MATCH_KEY}
+# Keys whose hostile value may be dropped: read as absent (the table's state), moved (the legacy
+# slot) or the slots themselves.
+MAY_DROP = ("gin.acknowledged.v1", "gin.ui.v1", "gin.cleared.v2", "gin.match.broken", ASIDE_KEY)
+
+
+def reload_with_hostile(page, good, hostile):
+    """The stored keys as `good` but `hostile` ({key: value}), a reload, and the checks: the table
+    boots and plays, no other key's value is lost, each hostile value is where it was or kept aside."""
+    case = {k: v[:40] for k, v in hostile.items()}
+    page.evaluate(
+        "([good, hostile]) => { for (const [k, v] of Object.entries(good)) { if (v === null) localStorage.removeItem(k); else localStorage.setItem(k, v); }"
+        " for (const [k, v] of Object.entries(hostile)) localStorage.setItem(k, v); }",
+        [good, hostile],
+    )
+    page.reload()
+    page.wait_for_function("() => window.ginReady !== undefined")
+    # The boot's end: a saved table is drawn before it (issue 33), so the view alone does not say.
+    page.wait_for_function("() => ['ready', 'failed'].includes(document.getElementById('app').dataset.boot)", timeout=60_000)
+    assert page.evaluate("document.getElementById('app').dataset.boot") == "ready", case
+    view = settle(page)
+    assert view["legal"] or page.evaluate("window.ginApp.ui.panel"), case
+    page.evaluate("window.ginApp.idle()")
+    for other in (MATCH_KEY, FINISHED_KEY, RECORDS_KEY, SETTINGS_KEY):
+        if other in hostile or good[other] is None:
+            continue
+        now = page.evaluate("(k) => localStorage.getItem(k)", other)
+        if other == MATCH_KEY:  # rewritten by the page at each load: the same match, no move lost
+            assert json.loads(now)["actions"] == json.loads(good[other])["actions"], case
+        else:
+            assert json.loads(now) == json.loads(good[other]), (other, case)
+    # The hostile value is either still where it was or kept aside, never silently gone.
+    slots = aside(page) if ASIDE_KEY not in hostile else []
+    for key, value in hostile.items():
+        here = page.evaluate("(k) => localStorage.getItem(k)", key)
+        kept = [s["raw"] for s in slots if s["key"] == ASIDE_AS.get(key, key)]
+        assert here == value or value in kept or key in MAY_DROP, (key, value[:40])
+
+
 def test_hostile_values_in_every_key_never_stop_the_table_nor_lose_another_key(page, open_app, wait_idle, finished_saves):
-    """One booted page; each key gets two hostile values in turn (22 reloads in all)."""
+    """One booted page; each key gets two hostile values in turn (14 reloads for the 22 cases: see
+    HOSTILE_TOGETHER)."""
     base = {
         MATCH_KEY: None,
         FINISHED_KEY: [{"at": T0, "save": finished_saves[0]}],
@@ -470,29 +557,15 @@ def test_hostile_values_in_every_key_never_stop_the_table_nor_lose_another_key(p
     play_moves(page, wait_idle, 3)
     page.evaluate("window.ginApp.idle()")
     good = {k: page.evaluate("(k) => localStorage.getItem(k)", k) for k in STORED_KEYS}
-    cases = [(key, HOSTILE[(i * 2 + j) % len(HOSTILE)]) for i, key in enumerate(STORED_KEYS) for j in range(2)]
-    for key, value in cases:
-        page.evaluate(
-            "([good, key, value]) => { for (const [k, v] of Object.entries(good)) { if (v === null) localStorage.removeItem(k); else localStorage.setItem(k, v); } localStorage.setItem(key, value); }",
-            [good, key, value],
-        )
-        page.reload()
-        page.wait_for_function("() => window.ginReady !== undefined")
-        # The boot's end: a saved table is drawn before it (issue 33), so the view alone does not say.
-        page.wait_for_function("() => ['ready', 'failed'].includes(document.getElementById('app').dataset.boot)", timeout=60_000)
-        assert page.evaluate("document.getElementById('app').dataset.boot") == "ready", (key, value[:40])
-        view = settle(page)
-        assert view["legal"] or page.evaluate("window.ginApp.ui.panel"), (key, value[:40])
-        page.evaluate("window.ginApp.idle()")
-        for other in (MATCH_KEY, FINISHED_KEY, RECORDS_KEY, SETTINGS_KEY):
-            if other == key or good[other] is None:
-                continue
-            now = page.evaluate("(k) => localStorage.getItem(k)", other)
-            if other == MATCH_KEY:  # rewritten by the page at each load: the same match, no move lost
-                assert json.loads(now)["actions"] == json.loads(good[other])["actions"], (key, value[:40])
-            else:
-                assert json.loads(now) == json.loads(good[other]), (other, key, value[:40])
-        # The hostile value is either still where it was or kept aside, never silently gone.
-        here = page.evaluate("(k) => localStorage.getItem(k)", key)
-        kept = [s["raw"] for s in aside(page)] if key != ASIDE_KEY else []
-        assert here == value or value in kept or key in ("gin.acknowledged.v1", "gin.ui.v1", "gin.cleared.v2", "gin.match.broken", ASIDE_KEY), (key, value[:40])
+    value = {(key, j): HOSTILE[(i * 2 + j) % len(HOSTILE)] for i, key in enumerate(STORED_KEYS) for j in range(2)}
+    assert sorted(k for group in HOSTILE_TOGETHER for k in group) == sorted(STORED_KEYS)
+    for group in HOSTILE_TOGETHER:
+        for j in range(2):
+            try:
+                reload_with_hostile(page, good, {key: value[key, j] for key in group})
+            except AssertionError:
+                if len(group) == 1:
+                    raise
+                for key in group:  # which key's value it is (or, if none alone, the group's)
+                    reload_with_hostile(page, good, {key: value[key, j]})
+                raise

@@ -1,4 +1,4 @@
-"""Write the saves test_table_more.py loads: `python3 tests/e2e/saves/make_saves.py` from the repository.
+"""Write the saves test_table_more.py and test_data_safety.py load: `python3 tests/e2e/saves/make_saves.py` from the repository.
 
 Each is found with the engine and the computer's policy (gin.ai, level "easy" as the tests set it)
 and a simple scripted player at seat 0. A save replays its recorded actions, so the files stay valid
@@ -7,6 +7,7 @@ when the computer's policy changes; run this again only if the engine's rules or
 
 from __future__ import annotations
 
+import gzip
 import json
 import sys
 from pathlib import Path
@@ -91,11 +92,17 @@ def big_gin():
     raise LookupError("no big gin")
 
 
-def finished_match(seed="OVER-0001"):
-    match = new(seed, "traditional")
+def finished_match(seed="OVER-0001", rules="traditional"):
+    match = new(seed, rules)
     while not match.over:
         step(match, lambda v: least_deadwood(v, knock=True))
     return match.to_save()
+
+
+def kept_matches(count=52):
+    """KEEP-0000...: finished matches (Estándar rules) for test_data_safety.py, more than the 50 a
+    browser keeps; gzipped, as the ~500 KB of their JSON would be a large file to keep in git."""
+    return [finished_match(f"KEEP-{i:04d}", "standard") for i in range(count)]
 
 
 if __name__ == "__main__":
@@ -103,3 +110,7 @@ if __name__ == "__main__":
         path = HERE / f"{name}-{save['seed']}.json"
         path.write_text(json.dumps(save))
         print(path.name, len(save["actions"]), "actions")
+    saves = kept_matches()
+    path = HERE / f"kept-{saves[0]['seed']}-{saves[-1]['seed']}.json.gz"
+    path.write_bytes(gzip.compress(json.dumps(saves).encode(), mtime=0))
+    print(path.name, len(saves), "matches")
