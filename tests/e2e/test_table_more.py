@@ -36,10 +36,14 @@ def put_in_storage(where, items):
     """Before any page script runs, put `items` in localStorage (once: a reload keeps what the page
     wrote). `where` is the page (it may then be the returning visitor's: tests/e2e/conftest.py) or
     a whole context (every page of it, popups included)."""
+    put_strings_in_storage(where, {k: json.dumps(v) for k, v in items.items()})
+
+
+def put_strings_in_storage(where, strings):
+    """put_in_storage of values already as stored (strings read from a page's localStorage)."""
     where.add_init_script(
         "try { if (!sessionStorage.getItem('test.seeded')) { sessionStorage.setItem('test.seeded', '1'); "
-        "for (const [k, v] of Object.entries(%s)) localStorage.setItem(k, v); } } catch (e) {}"
-        % json.dumps({k: json.dumps(v) for k, v in items.items()})
+        "for (const [k, v] of Object.entries(%s)) localStorage.setItem(k, v); } } catch (e) {}" % json.dumps(strings)
     )
 
 

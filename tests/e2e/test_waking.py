@@ -21,6 +21,7 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from conftest import _WIPE, NO_WAY_OUT, SETTINGS_KEY, GatedServer, _wait_ready, guard_context, watch_errors
 from test_table import ARTIFACTS, button, hand_cards, settle
+from test_table_more import put_strings_in_storage
 
 SHOWN_KEY = "gin.shown.v1"
 SEED = "WAKE-0001"
@@ -141,19 +142,10 @@ def at_draw(warm, site):
     return position
 
 
-def put_back(page, storage):
-    """`storage` in localStorage before the page's first script (once: a reload keeps what the page
-    wrote since)."""
-    page.add_init_script(
-        "if (!sessionStorage.getItem('test.seeded')) { sessionStorage.setItem('test.seeded', '1'); "
-        "for (const [k, v] of Object.entries(%s)) localStorage.setItem(k, v); }" % json.dumps(storage)
-    )
-
-
 def open_at(page, at, site, storage=None):
     """The page opened on the position `at` (its storage put back, or `storage`), as a reload of
     its tab opens it; returns the view once the engine is up and it is the player's move."""
-    put_back(page, at.storage if storage is None else storage)
+    put_strings_in_storage(page, at.storage if storage is None else storage)
     page.goto(at.url)
     _wait_ready(page)
     return settle(page)
@@ -192,7 +184,7 @@ def scores(page):
 def open_held(page, at, site, storage=None):
     """The page opened on the position `at` (its storage put back, or `storage`: as a reload of
     its tab finds it) with the engine's worker script held in the server until `release`."""
-    put_back(page, at.storage if storage is None else storage)
+    put_strings_in_storage(page, at.storage if storage is None else storage)
     site.hold(WORKER)
     page.goto(at.url)
     site.wait_asked(WORKER)
@@ -346,7 +338,7 @@ def test_a_reload_with_a_saved_table_paints_it_first_never_the_pages_frame(tab, 
     # either a frame is drawn without it (the old page) or a while has passed with none.
     hand = at_draw.hand
     tab.add_init_script(f"({FIRST_FRAME})()")
-    put_back(tab, at_draw.storage)
+    put_strings_in_storage(tab, at_draw.storage)
     site.hold("/app.js")
     site.hold(WORKER)
     tab.goto(at_draw.url, wait_until="commit")
