@@ -623,10 +623,11 @@ def test_review_marks_the_bad_discard_and_not_difficils_own_moves(page, open_app
 
 
 @functools.cache
-def long_match(seed, target, least):
-    """A finished match of `seed` (custom profile to `target`, normal against normal) of at least
-    `least` deals, and its deal count. Each deal more costs the page's engines and the CPython
-    review below their time again (53 deals took a minute of CPU)."""
+def long_match(seed="REVIEW-LONG", target=250, least=20):
+    """A finished 26-deal match (custom profile to 250, normal against normal) and its deal count
+    (or another seed's match to `target`, of at least `least` deals). Long enough for three extra
+    engines to take parts and for the progress to show in steps; each deal more costs the page's
+    engines and the CPython review below their time again (53 deals took a minute of CPU)."""
     rules = Rules.profile("custom", target=target)
     st = gin.arena.play_match("normal", "normal", seed, a_seat=0, rules=rules, keep_actions=True)
     m = gin.Match.new(seed=seed, rules=rules)
@@ -638,10 +639,8 @@ def long_match(seed, target, least):
 
 
 # Extra engines join the review of a match of 9 deals or more (web/screens/review.js HELPERS_FROM):
-# a match of 16 deals has them, with room for three to boot and take parts before the page's engine
-# is done (all four engines took parts, the progress seen at 5 or 6 values, in 2.8-5.9 s, in three
-# runs on a loaded 2-core machine; a 26-deal match only took the review's time again); one of 10
-# deals is enough to show they are asked for (and not used without a snapshot).
+# a match of 16 deals has them, with room for one to boot and take parts before the page's engine
+# is done; one of 10 deals is enough to show they are asked for (and not used without a snapshot).
 def mid_match():
     return long_match("REVIEW-MID-2", target=100, least=16)
 
@@ -698,10 +697,10 @@ def only_the_page_engine_left(page):
 
 @pytest.mark.alone
 def test_a_long_match_is_reviewed_by_extra_engines_with_progress_while_the_viewer_answers(page, open_app, dist):
-    """A 16-deal match: the review is shared by the page's engine and three extra engine workers
+    """A 26-deal match: the review is shared by the page's engine and three extra engine workers
     (they boot from the cached snapshot), shows its progress in deals done, the viewer steps at
     once meanwhile, the result is exactly the one-call review, and the extra workers are gone after."""
-    save, deals = mid_match()
+    save, deals = long_match()
     inject(page, [save])
     page.add_init_script(EIGHT_CORES)
     open_page(page, open_app)
@@ -709,7 +708,7 @@ def test_a_long_match_is_reviewed_by_extra_engines_with_progress_while_the_viewe
     assert len(page.workers) == 1  # the page's engine
     games = open_from_menu(page, "Partidas")
     games.get_by_role("listitem").nth(0).get_by_role("button").click()
-    viewer = page.get_by_role("dialog", name=f"Repetición · Semilla {save['seed']}")
+    viewer = page.get_by_role("dialog", name="Repetición · Semilla REVIEW-LONG")
     viewer.wait_for()
     page.wait_for_function("() => document.querySelector('.panel.viewer')?.dataset.step === '0'")
     t0 = time.monotonic()
