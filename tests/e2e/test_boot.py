@@ -14,10 +14,11 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
-from conftest import _WIPE, Server, _page_errors, _wait_ready, guard_context, watch_errors
+from conftest import _WIPE, SETTINGS_KEY, Server, _page_errors, _wait_idle, _wait_ready, guard_context, watch_errors
 from test_runtime import MATCH_KEY, play_moves
 from tools.wasmdata import xor_wasm_data
 
@@ -161,27 +162,55 @@ def snapshot_name(site: Path) -> str:
     return Path(json.loads((site / "manifest.json").read_text())["snapshot"]["url"]).name
 
 
+def serve_again(srv: Server) -> Server:
+    """`srv`, stopped, started again on its port: its origin again, so a context's service worker
+    and caches of that origin are its again."""
+    again = Server.__new__(Server)
+    again.proc = subprocess.Popen(
+        [sys.executable, str(ROOT / "build.py"), "serve", "--no-build", "--quiet", "--port", str(srv.port)],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    line = again.proc.stdout.readline()
+    if "http://" not in line:
+        again.proc.kill()
+        raise RuntimeError(f"build.py serve did not start again on {srv.port}: {line!r} {again.proc.stderr.read()}")
+    again.url, again.port = srv.url, srv.port
+    assert line[line.index("http://"):].strip() == srv.url, line
+    return again
+
+
 @pytest.fixture(scope="module")
 def visited(browser, dist):
     """A server of dist/ of its own (its own origin, so its own service worker) and a context
-    that has made its first visit there: the snapshot booted from the network, the service
-    worker in control, the build and the snapshot in its cache. The tests that start from
-    there and damage or hold what it keeps share it (see `revisit`); each leaves the snapshot
-    cached again, as a returning player has it."""
+    that has made its first visit there: the seeded match opened, the snapshot booted from the
+    network, MOVES moves played, the service worker in control, the build and the snapshot in
+    its cache. What that visit saw is kept (`.first`: ginReady's value, the view and the save
+    after the moves, every URL the context requested) for
+    test_snapshot_boot_plays_the_same_match_and_works_offline, which looks at a first visit.
+    The tests that start from there and damage or hold what it keeps share it (see `revisit`);
+    each leaves the snapshot cached again, as a returning player has it."""
     srv = Server()
     ctx = guard_context(browser.new_context(locale="es-ES"))
+    shared = SimpleNamespace(context=ctx, server=srv)
     try:
-        pg = ctx.new_page()
-        pg.goto(srv.url)
-        assert _wait_ready(pg)["timings"]["boot"] == "snapshot"
+        pg = watch_errors(ctx.new_page())
+        pg.add_init_script("localStorage.setItem(%s, %s)" % (json.dumps(SETTINGS_KEY), json.dumps(json.dumps({"speed": "instant"}))))
+        pg.goto(srv.url + "#seed=" + SEED)
+        ready = _wait_ready(pg)
+        view, save = played_moves(pg, _wait_idle)
         wait_controlled(pg)
         wait_snapshot_cached(pg, snapshot_name(dist))
+        shared.first = SimpleNamespace(ready=ready, view=view, save=save, requests=list(ctx.requests))
         pg.close()
+        _page_errors(pg)
         assert not ctx.foreign, ctx.foreign
-        yield ctx, srv
+        yield shared
     finally:
         ctx.close()
-        srv.stop()
+        shared.server.stop()
 
 
 @pytest.fixture
@@ -189,8 +218,10 @@ def revisit(visited, dist):
     """A new page of `visited`'s context, on a small file of its origin, and its server: the
     player's storage wiped (local storage, IndexedDB: the wheel a fallback boot kept) and the
     snapshot's failure notes deleted, so the test starts as a second visit after a good first
-    one; the snapshot is in the service worker's cache. Page errors fail the test."""
-    ctx, srv = visited
+    one; the snapshot is in the service worker's cache. Page errors fail the test. A test that
+    stopped the server to go offline leaves it started again on its port, and the context
+    online, for the next."""
+    ctx, srv = visited.context, visited.server
     ctx.requests.clear()
     pg = watch_errors(ctx.new_page())
     pg.goto(srv.url + "app.webmanifest")  # any page of the origin, no script of the app's
@@ -202,14 +233,20 @@ def revisit(visited, dist):
         yield pg, srv
     finally:
         pg.close()
+        if srv.proc.poll() is not None:
+            ctx.set_offline(False)
+            visited.server = serve_again(srv)
     assert not ctx.foreign, f"requests to other hosts: {ctx.foreign}"
     _page_errors(pg)
 
 
-def test_snapshot_boot_plays_the_same_match_and_works_offline(context, page, open_app, make_server, wait_idle, dist):
-    srv = make_server()
-    ready, view, save = fresh_match(page, open_app, wait_idle, srv.url)
-    # A first visit fetches the snapshot beside the wasm and boots from it.
+def test_snapshot_boot_plays_the_same_match_and_works_offline(revisit, visited, open_app, wait_idle, dist):
+    page, srv = revisit
+    context = page.context
+    # A first visit (`visited`'s) fetches the snapshot beside the wasm and boots from it.
+    first = visited.first
+    ready = first.ready
+    assert ready["seed"] == SEED
     assert ready["timings"]["boot"] == "snapshot"
     assert ready["timings"]["snapshot_source"] == "network"
     assert "snapshot_fallback" not in ready["timings"]
@@ -219,9 +256,7 @@ def test_snapshot_boot_plays_the_same_match_and_works_offline(context, page, ope
     assert timings["asm"] <= timings["wasm"] and timings["wasm_compiled"] <= timings["wasm"], timings
     # The module was created (it marks when) and handed to Pyodide for the restore.
     assert timings["wasm"] <= timings["module"] <= timings["runtime"], timings
-    same_match(view, save)
-    wait_controlled(page)
-    wait_snapshot_cached(page, snapshot_name(dist))
+    same_match(first.view, first.save)
     # Kept decoded and whole: XORed back with the wasm's data segments by the
     # service worker, so a repeat visit has nothing to undo (served, it is
     # XORed) ...
@@ -236,14 +271,15 @@ def test_snapshot_boot_plays_the_same_match_and_works_offline(context, page, ope
     # Pyodide's big files and the snapshot were downloaded once: the precache
     # reused what the page fetched; micropip and the wheel were not needed.
     for name in ("pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.pyc.zip", "snapshot/" + snapshot_name(dist)):
-        assert len([u for u in context.requests if u.endswith("/" + name)]) == 1, name
+        assert len([u for u in first.requests if u.endswith("/" + name)]) == 1, name
 
+    # The next visit reads the snapshot from the cache: no request for it.
     ready, view, save = fresh_match(page, open_app, wait_idle, srv.url)
     assert ready["timings"]["boot"] == "snapshot"
     assert ready["timings"]["snapshot_source"] == "cache"
     assert ready["timings"]["snapshot"] == snapshot_name(dist)
     same_match(view, save)
-    assert len(snapshot_requests(context)) == 1
+    assert snapshot_requests(context) == [], snapshot_requests(context)
 
     ready, _ = offline_reload(context, page, open_app, wait_idle, srv)
     assert ready["timings"]["boot"] == "snapshot"
