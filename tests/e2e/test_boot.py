@@ -18,7 +18,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from conftest import _WIPE, SETTINGS_KEY, Server, _page_errors, _wait_idle, _wait_ready, guard_context, watch_errors
+from conftest import _WIPE, SETTINGS_KEY, Server, _page_errors, _wait_idle, _wait_ready, guard_context, serve_again, watch_errors
 from test_runtime import MATCH_KEY, play_moves
 from tools.wasmdata import xor_wasm_data
 
@@ -160,26 +160,6 @@ def expand_sparse(stored: bytes) -> bytes:
 
 def snapshot_name(site: Path) -> str:
     return Path(json.loads((site / "manifest.json").read_text())["snapshot"]["url"]).name
-
-
-def serve_again(srv: Server) -> Server:
-    """`srv`, stopped, started again on its port: its origin again, so a context's service worker
-    and caches of that origin are its again."""
-    again = Server.__new__(Server)
-    again.proc = subprocess.Popen(
-        [sys.executable, str(ROOT / "build.py"), "serve", "--no-build", "--quiet", "--port", str(srv.port)],
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    line = again.proc.stdout.readline()
-    if "http://" not in line:
-        again.proc.kill()
-        raise RuntimeError(f"build.py serve did not start again on {srv.port}: {line!r} {again.proc.stderr.read()}")
-    again.url, again.port = srv.url, srv.port
-    assert line[line.index("http://"):].strip() == srv.url, line
-    return again
 
 
 @pytest.fixture(scope="module")
