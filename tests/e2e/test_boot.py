@@ -162,28 +162,51 @@ def snapshot_name(site: Path) -> str:
     return Path(json.loads((site / "manifest.json").read_text())["snapshot"]["url"]).name
 
 
+STDLIB = "/pyodide/python_stdlib.pyc.zip"
+
+
 @pytest.fixture(scope="module")
 def visited(browser, dist):
     """A server of dist/ of its own (its own origin, so its own service worker) and a context
-    that has made its first visit there: the seeded match opened, the snapshot booted from the
-    network, MOVES moves played, the service worker in control, the build and the snapshot in
-    its cache. What that visit saw is kept (`.first`: ginReady's value, the view and the save
-    after the moves, every URL the context requested) for
-    test_snapshot_boot_plays_the_same_match_and_works_offline, which looks at a first visit.
-    The tests that start from there and damage or hold what it keeps share it (see `revisit`);
-    each leaves the snapshot cached again, as a returning player has it."""
+    that has made its first visit there: the seeded match opened with the stdlib's request held
+    until the page was playable (and the worker had asked for it, 15 s at most), the snapshot
+    booted from the network, MOVES moves played, the service worker in control, the build, the
+    stdlib and the snapshot in its cache. What that visit saw is kept in `.first` (ginReady's
+    value; the URLs requested until then; how many stdlib requests were held; the view and the
+    save after the moves; every cache's URLs once the stdlib was cached; every URL requested)
+    for the tests that look at a first visit (test_snapshot_boot_plays_the_same_match_and_works_offline,
+    test_a_first_visit_is_playable_before_the_stdlib_arrives). The tests that start from there
+    and damage or hold what it keeps share it (see `revisit`); each leaves the snapshot cached
+    again, as a returning player has it."""
     srv = Server()
     ctx = guard_context(browser.new_context(locale="es-ES"))
     shared = SimpleNamespace(context=ctx, server=srv)
     try:
         pg = watch_errors(ctx.new_page())
         pg.add_init_script("localStorage.setItem(%s, %s)" % (json.dumps(SETTINGS_KEY), json.dumps(json.dumps({"speed": "instant"}))))
+        held = []
+        ctx.route("**" + STDLIB, lambda route: held.append(route))
         pg.goto(srv.url + "#seed=" + SEED)
-        ready = _wait_ready(pg)
-        view, save = played_moves(pg, _wait_idle)
+        try:
+            ready = _wait_ready(pg)
+        except Exception as exc:
+            raise AssertionError(f"the first visit, its stdlib held, never became playable: {exc}") from None
+        first = shared.first = SimpleNamespace(ready=ready, requests_at_ready=list(ctx.requests))
+        deadline = time.monotonic() + 15
+        while not held and time.monotonic() < deadline:
+            pg.wait_for_timeout(50)
+        first.stdlib_held = len(held)
+        for route in held:
+            route.fallback()
+        first.view, first.save = played_moves(pg, _wait_idle)
         wait_controlled(pg)
         wait_snapshot_cached(pg, snapshot_name(dist))
-        shared.first = SimpleNamespace(ready=ready, view=view, save=save, requests=list(ctx.requests))
+        deadline = time.monotonic() + 30
+        while not any(STDLIB in urls for urls in cached_urls(pg).values()) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        first.caches = cached_urls(pg)
+        ctx.unroute("**" + STDLIB)
+        first.requests = list(ctx.requests)
         pg.close()
         _page_errors(pg)
         assert not ctx.foreign, ctx.foreign
@@ -265,34 +288,20 @@ def test_snapshot_boot_plays_the_same_match_and_works_offline(revisit, visited, 
     assert ready["timings"]["boot"] == "snapshot"
 
 
-@pytest.mark.alone
-def test_a_first_visit_is_playable_before_the_stdlib_arrives(context, page, open_app, make_server, wait_idle, dist):
+def test_a_first_visit_is_playable_before_the_stdlib_arrives(visited):
     """The restored snapshot has imported all the engine uses: the 4.5 MB
-    stdlib zip is not on a first visit's way to playable. Its request is held
-    here, and the page still becomes playable and plays; the worker asks for
-    it once the page says it is playable, and that one download is what the
-    service worker's precache keeps."""
-    srv = make_server()
-    held = []
-    context.route("**/pyodide/python_stdlib.pyc.zip", lambda route: held.append(route))
-    ready = open_app(page, url=srv.url, hash="#seed=" + SEED)
-    assert ready["timings"]["boot"] == "snapshot"
-    assert ready["timings"]["stdlib"] == "deferred"
-    assert any(u.endswith("/pyodide/python_stdlib.empty.zip") for u in context.requests)
-    deadline = time.monotonic() + 15
-    while not held and time.monotonic() < deadline:
-        page.wait_for_timeout(50)
-    assert len(held) == 1, "the worker fetches the stdlib once the page is playable"
-    held[0].fallback()
-    same_match(*played_moves(page, wait_idle))
-    wait_controlled(page)
-    wait_snapshot_cached(page, snapshot_name(dist))
-    stdlib = "/pyodide/python_stdlib.pyc.zip"
-    deadline = time.monotonic() + 30
-    while not any(stdlib in urls for urls in cached_urls(page).values()) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert any(stdlib in urls for name, urls in cached_urls(page).items() if not name.startswith("gin-staging")), cached_urls(page)
-    assert len([u for u in context.requests if u.endswith(stdlib)]) == 1
+    stdlib zip is not on a first visit's way to playable. Its request was held
+    in `visited`'s first visit, and the page still became playable and played;
+    the worker asks for it once the page says it is playable, and that one
+    download is what the service worker's precache keeps."""
+    first = visited.first
+    assert first.ready["timings"]["boot"] == "snapshot"
+    assert first.ready["timings"]["stdlib"] == "deferred"
+    assert any(u.endswith("/pyodide/python_stdlib.empty.zip") for u in first.requests_at_ready)
+    assert first.stdlib_held == 1, "the worker fetches the stdlib once the page is playable"
+    same_match(first.view, first.save)
+    assert any(STDLIB in urls for name, urls in first.caches.items() if not name.startswith("gin-staging")), first.caches
+    assert len([u for u in first.requests if u.endswith(STDLIB)]) == 1
 
 
 def _inline_json(source: str, name: str) -> tuple[dict, str]:
