@@ -771,3 +771,26 @@ class GatedServer:
         self.release()
         self.httpd.shutdown()
         self.httpd.server_close()
+
+
+def serve_again(srv: Server, directory: Path | None = None) -> Server:
+    """`srv`, stopped (a test took its shared first visit offline), started again on its port,
+    of `directory` (None: dist/, as `Server`): the same origin, so the service worker and the
+    caches a context keeps for it are its again. For a module's shared first visit whose later
+    tests need its server."""
+    again = Server.__new__(Server)
+    where = ["--dir", str(directory)] if directory else ["--no-build"]
+    again.proc = subprocess.Popen(
+        [sys.executable, str(ROOT / "build.py"), "serve", *where, "--quiet", "--port", str(srv.port)],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    line = again.proc.stdout.readline()
+    if "http://" not in line:
+        again.proc.kill()
+        raise RuntimeError(f"build.py serve did not start again on {srv.port}: {line!r} {again.proc.stderr.read()}")
+    again.url, again.port = line[line.index("http://") :].strip(), srv.port
+    assert again.url == srv.url, (again.url, srv.url)
+    return again

@@ -14,10 +14,11 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
-from conftest import _WIPE, Server, _page_errors, _wait_ready, guard_context, watch_errors
+from conftest import _WIPE, SETTINGS_KEY, Server, _page_errors, _wait_idle, _wait_ready, guard_context, serve_again, watch_errors
 from test_runtime import MATCH_KEY, play_moves
 from tools.wasmdata import xor_wasm_data
 
@@ -161,27 +162,58 @@ def snapshot_name(site: Path) -> str:
     return Path(json.loads((site / "manifest.json").read_text())["snapshot"]["url"]).name
 
 
+STDLIB = "/pyodide/python_stdlib.pyc.zip"
+
+
 @pytest.fixture(scope="module")
 def visited(browser, dist):
     """A server of dist/ of its own (its own origin, so its own service worker) and a context
-    that has made its first visit there: the snapshot booted from the network, the service
-    worker in control, the build and the snapshot in its cache. The tests that start from
-    there and damage or hold what it keeps share it (see `revisit`); each leaves the snapshot
-    cached again, as a returning player has it."""
+    that has made its first visit there: the seeded match opened with the stdlib's request held
+    until the page was playable (and the worker had asked for it, 15 s at most), the snapshot
+    booted from the network, MOVES moves played, the service worker in control, the build, the
+    stdlib and the snapshot in its cache. What that visit saw is kept in `.first` (ginReady's
+    value; the URLs requested until then; how many stdlib requests were held; the view and the
+    save after the moves; every cache's URLs once the stdlib was cached; every URL requested)
+    for the tests that look at a first visit (test_snapshot_boot_plays_the_same_match_and_works_offline,
+    test_a_first_visit_is_playable_before_the_stdlib_arrives). The tests that start from there
+    and damage or hold what it keeps share it (see `revisit`); each leaves the snapshot cached
+    again, as a returning player has it."""
     srv = Server()
     ctx = guard_context(browser.new_context(locale="es-ES"))
+    shared = SimpleNamespace(context=ctx, server=srv)
     try:
-        pg = ctx.new_page()
-        pg.goto(srv.url)
-        assert _wait_ready(pg)["timings"]["boot"] == "snapshot"
+        pg = watch_errors(ctx.new_page())
+        pg.add_init_script("localStorage.setItem(%s, %s)" % (json.dumps(SETTINGS_KEY), json.dumps(json.dumps({"speed": "instant"}))))
+        held = []
+        ctx.route("**" + STDLIB, lambda route: held.append(route))
+        pg.goto(srv.url + "#seed=" + SEED)
+        try:
+            ready = _wait_ready(pg)
+        except Exception as exc:
+            raise AssertionError(f"the first visit, its stdlib held, never became playable: {exc}") from None
+        first = shared.first = SimpleNamespace(ready=ready, requests_at_ready=list(ctx.requests))
+        deadline = time.monotonic() + 15
+        while not held and time.monotonic() < deadline:
+            pg.wait_for_timeout(50)
+        first.stdlib_held = len(held)
+        for route in held:
+            route.fallback()
+        first.view, first.save = played_moves(pg, _wait_idle)
         wait_controlled(pg)
         wait_snapshot_cached(pg, snapshot_name(dist))
+        deadline = time.monotonic() + 30
+        while not any(STDLIB in urls for urls in cached_urls(pg).values()) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        first.caches = cached_urls(pg)
+        ctx.unroute("**" + STDLIB)
+        first.requests = list(ctx.requests)
         pg.close()
+        _page_errors(pg)
         assert not ctx.foreign, ctx.foreign
-        yield ctx, srv
+        yield shared
     finally:
         ctx.close()
-        srv.stop()
+        shared.server.stop()
 
 
 @pytest.fixture
@@ -189,8 +221,10 @@ def revisit(visited, dist):
     """A new page of `visited`'s context, on a small file of its origin, and its server: the
     player's storage wiped (local storage, IndexedDB: the wheel a fallback boot kept) and the
     snapshot's failure notes deleted, so the test starts as a second visit after a good first
-    one; the snapshot is in the service worker's cache. Page errors fail the test."""
-    ctx, srv = visited
+    one; the snapshot is in the service worker's cache. Page errors fail the test. A test that
+    stopped the server to go offline leaves it started again on its port, and the context
+    online, for the next."""
+    ctx, srv = visited.context, visited.server
     ctx.requests.clear()
     pg = watch_errors(ctx.new_page())
     pg.goto(srv.url + "app.webmanifest")  # any page of the origin, no script of the app's
@@ -202,14 +236,20 @@ def revisit(visited, dist):
         yield pg, srv
     finally:
         pg.close()
+        if srv.proc.poll() is not None:
+            ctx.set_offline(False)
+            visited.server = serve_again(srv)
     assert not ctx.foreign, f"requests to other hosts: {ctx.foreign}"
     _page_errors(pg)
 
 
-def test_snapshot_boot_plays_the_same_match_and_works_offline(context, page, open_app, make_server, wait_idle, dist):
-    srv = make_server()
-    ready, view, save = fresh_match(page, open_app, wait_idle, srv.url)
-    # A first visit fetches the snapshot beside the wasm and boots from it.
+def test_snapshot_boot_plays_the_same_match_and_works_offline(revisit, visited, open_app, wait_idle, dist):
+    page, srv = revisit
+    context = page.context
+    # A first visit (`visited`'s) fetches the snapshot beside the wasm and boots from it.
+    first = visited.first
+    ready = first.ready
+    assert ready["seed"] == SEED
     assert ready["timings"]["boot"] == "snapshot"
     assert ready["timings"]["snapshot_source"] == "network"
     assert "snapshot_fallback" not in ready["timings"]
@@ -219,9 +259,7 @@ def test_snapshot_boot_plays_the_same_match_and_works_offline(context, page, ope
     assert timings["asm"] <= timings["wasm"] and timings["wasm_compiled"] <= timings["wasm"], timings
     # The module was created (it marks when) and handed to Pyodide for the restore.
     assert timings["wasm"] <= timings["module"] <= timings["runtime"], timings
-    same_match(view, save)
-    wait_controlled(page)
-    wait_snapshot_cached(page, snapshot_name(dist))
+    same_match(first.view, first.save)
     # Kept decoded and whole: XORed back with the wasm's data segments by the
     # service worker, so a repeat visit has nothing to undo (served, it is
     # XORed) ...
@@ -236,47 +274,34 @@ def test_snapshot_boot_plays_the_same_match_and_works_offline(context, page, ope
     # Pyodide's big files and the snapshot were downloaded once: the precache
     # reused what the page fetched; micropip and the wheel were not needed.
     for name in ("pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.pyc.zip", "snapshot/" + snapshot_name(dist)):
-        assert len([u for u in context.requests if u.endswith("/" + name)]) == 1, name
+        assert len([u for u in first.requests if u.endswith("/" + name)]) == 1, name
 
+    # The next visit reads the snapshot from the cache: no request for it.
     ready, view, save = fresh_match(page, open_app, wait_idle, srv.url)
     assert ready["timings"]["boot"] == "snapshot"
     assert ready["timings"]["snapshot_source"] == "cache"
     assert ready["timings"]["snapshot"] == snapshot_name(dist)
     same_match(view, save)
-    assert len(snapshot_requests(context)) == 1
+    assert snapshot_requests(context) == [], snapshot_requests(context)
 
     ready, _ = offline_reload(context, page, open_app, wait_idle, srv)
     assert ready["timings"]["boot"] == "snapshot"
 
 
-@pytest.mark.alone
-def test_a_first_visit_is_playable_before_the_stdlib_arrives(context, page, open_app, make_server, wait_idle, dist):
+def test_a_first_visit_is_playable_before_the_stdlib_arrives(visited):
     """The restored snapshot has imported all the engine uses: the 4.5 MB
-    stdlib zip is not on a first visit's way to playable. Its request is held
-    here, and the page still becomes playable and plays; the worker asks for
-    it once the page says it is playable, and that one download is what the
-    service worker's precache keeps."""
-    srv = make_server()
-    held = []
-    context.route("**/pyodide/python_stdlib.pyc.zip", lambda route: held.append(route))
-    ready = open_app(page, url=srv.url, hash="#seed=" + SEED)
-    assert ready["timings"]["boot"] == "snapshot"
-    assert ready["timings"]["stdlib"] == "deferred"
-    assert any(u.endswith("/pyodide/python_stdlib.empty.zip") for u in context.requests)
-    deadline = time.monotonic() + 15
-    while not held and time.monotonic() < deadline:
-        page.wait_for_timeout(50)
-    assert len(held) == 1, "the worker fetches the stdlib once the page is playable"
-    held[0].fallback()
-    same_match(*played_moves(page, wait_idle))
-    wait_controlled(page)
-    wait_snapshot_cached(page, snapshot_name(dist))
-    stdlib = "/pyodide/python_stdlib.pyc.zip"
-    deadline = time.monotonic() + 30
-    while not any(stdlib in urls for urls in cached_urls(page).values()) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert any(stdlib in urls for name, urls in cached_urls(page).items() if not name.startswith("gin-staging")), cached_urls(page)
-    assert len([u for u in context.requests if u.endswith(stdlib)]) == 1
+    stdlib zip is not on a first visit's way to playable. Its request was held
+    in `visited`'s first visit, and the page still became playable and played;
+    the worker asks for it once the page says it is playable, and that one
+    download is what the service worker's precache keeps."""
+    first = visited.first
+    assert first.ready["timings"]["boot"] == "snapshot"
+    assert first.ready["timings"]["stdlib"] == "deferred"
+    assert any(u.endswith("/pyodide/python_stdlib.empty.zip") for u in first.requests_at_ready)
+    assert first.stdlib_held == 1, "the worker fetches the stdlib once the page is playable"
+    same_match(first.view, first.save)
+    assert any(STDLIB in urls for name, urls in first.caches.items() if not name.startswith("gin-staging")), first.caches
+    assert len([u for u in first.requests if u.endswith(STDLIB)]) == 1
 
 
 def _inline_json(source: str, name: str) -> tuple[dict, str]:

@@ -9,7 +9,7 @@ import time
 from types import SimpleNamespace
 
 import pytest
-from conftest import SETTINGS_KEY, Server, _wait_idle, _wait_ready, guard_context, watch_errors
+from conftest import SETTINGS_KEY, Server, _wait_idle, _wait_ready, guard_context, serve_again, watch_errors
 
 MATCH_KEY = "gin.match.v1"
 ASIDE_KEY = "gin.aside.v1"
@@ -154,24 +154,36 @@ def test_boot_failure_is_reported_and_retry_works(context, page, server):
 
 
 @pytest.fixture(scope="module")
-def first_visit(browser, dist):
-    """A first visit (a fresh context with the request guard) on a server of its own, two moves
-    played: test_no_request_leaves_the_machine looks at what it requested,
-    test_offline_reload_reaches_ready then stops its server. The page's errors fail the test."""
-    srv = Server()
+def first_visit(browser, dist, tmp_path_factory):
+    """A first visit (a fresh context with the request guard) on a server of its own, of a copy
+    of dist/ (`.site`: test_new_build_replaces_the_cache changes it), two moves played:
+    test_no_request_leaves_the_machine looks at what it requested, test_offline_reload_reaches_ready
+    then stops its server; `.online()` starts it again on its port (the same origin) and puts the
+    context online. The page's errors fail the test."""
+    site = tmp_path_factory.mktemp("first-visit") / "site"
+    shutil.copytree(dist, site)
+    shared = SimpleNamespace(site=site, server=Server(site))
     ctx = guard_context(browser.new_context(locale="es-ES"))
     page = watch_errors(ctx.new_page())
+
+    def online() -> None:
+        if shared.server.proc.poll() is not None:
+            ctx.set_offline(False)
+            shared.server = serve_again(shared.server, site)
+
     try:
-        page.add_init_script("localStorage.setItem(%s, %s)" % (json.dumps(SETTINGS_KEY), json.dumps(json.dumps({"speed": "instant"}))))
-        page.goto(srv.url)
+        # (about:blank has no localStorage: test_new_build_replaces_the_cache goes there)
+        page.add_init_script("try { localStorage.setItem(%s, %s); } catch (e) {}" % (json.dumps(SETTINGS_KEY), json.dumps(json.dumps({"speed": "instant"}))))
+        page.goto(shared.server.url)
         _wait_ready(page)
         before = play_moves(page, _wait_idle, 2)
         assert not page.errors, "\n".join(page.errors)
-        yield SimpleNamespace(server=srv, context=ctx, page=page, before=before)
+        shared.__dict__.update(context=ctx, page=page, before=before, online=online)
+        yield shared
     finally:
         foreign = list(ctx.foreign)
         ctx.close()
-        srv.stop()
+        shared.server.stop()
     assert not foreign, f"requests to other hosts: {foreign}"
 
 
@@ -195,10 +207,11 @@ def test_offline_reload_reaches_ready(first_visit):
     assert not page.errors, "\n".join(page.errors)
 
 
-def test_new_build_replaces_the_cache(page, open_app, make_server, wait_idle, dist, tmp_path):
-    site = tmp_path / "site"
-    shutil.copytree(dist, site)
-    srv = make_server(site)
+def test_new_build_replaces_the_cache(first_visit, open_app):
+    """The old build is `first_visit`'s (a copy of dist/, changed below; its server started again
+    if the offline test stopped it), on its page."""
+    first_visit.online()
+    site, srv, page = first_visit.site, first_visit.server, first_visit.page
     open_app(page, url=srv.url)
     # Once active, the build's worker has moved what the first boot fetched
     # (the staging cache) into its own cache and deleted the staging one, and
@@ -249,6 +262,7 @@ def test_new_build_replaces_the_cache(page, open_app, make_server, wait_idle, di
         if keys == ["gin-next@/"]:
             break
     assert keys == ["gin-next@/"]
+    assert not page.errors, "\n".join(page.errors)
 
 
 def test_no_request_leaves_the_machine(first_visit):
