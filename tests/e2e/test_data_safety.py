@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import re
 import time
 from pathlib import Path
 
@@ -14,7 +15,7 @@ import gin.ai
 import pytest
 from gin.rules import Rules
 
-from conftest import assert_readable
+from conftest import ROOT, assert_readable
 from test_history import no_sideways_scroll, stored
 from test_runtime import play_moves
 from test_table import button, settle, shoot
@@ -136,7 +137,9 @@ def test_two_tabs_one_plays_the_match_and_another_seed_is_another_match(page, op
     other.close()
     again = open_at(page, open_app, "TABS-0001")
     assert again["seed"] == "TABS-0001" and len(page.evaluate("window.ginApp.save")["actions"]) == taken
-    open_at(page, open_app, "TABS-0002")  # a link while TABS-0001 is unfinished: it asks
+    # A link to TABS-0002 followed on that page, TABS-0001 unfinished: it asks (a link opened by a
+    # fresh load asked in the third tab above), and the third tab's match is there at its move.
+    page.evaluate("location.hash = '#seed=TABS-0002'")
     page.get_by_role("button", name="Abrir la del enlace").click()
     page.wait_for_function("() => window.ginApp.view.seed === 'TABS-0002'")
     settle(page)
@@ -351,10 +354,36 @@ def test_bad_settings_and_a_deep_save_never_stop_the_game(page, open_app):
 
 # --- 7. a dead worker ---------------------------------------------------------------------------
 
+# The page's watchdog (web/runtime/engine.js): a call waiting this long on a silent worker that
+# is not busy with a call finds the worker dead. Read from the source, so that this test never
+# shortens another timer nor waits the whole of a changed constant unnoticed.
+ENGINE_JS = ROOT / "web" / "runtime" / "engine.js"
+_CALL_TIMEOUT = re.search(r"^export const CALL_TIMEOUT_MS = ([0-9_]+);$", ENGINE_JS.read_text(), re.M)
+assert _CALL_TIMEOUT, f"no `export const CALL_TIMEOUT_MS = <number>;` in {ENGINE_JS}"
+CALL_TIMEOUT_MS = int(_CALL_TIMEOUT.group(1).replace("_", ""))
+# This test's page only: the watchdog armed by the call its worker dies on waits this long (a
+# dead worker never speaks again, so any wait finds it; 15 s with the CPU idle was most of the
+# test). Only that one timer: the replacement's watchdogs stay as they are.
+WATCHDOG_MS = 300
+
 TRACK_WORKERS = """
   const post = Worker.prototype.postMessage;
   window.__ginWorkers = [];
   window.__ginKillAt = null;  // a method name: the worker dies the moment it is asked it
+  // The watchdog of that call: null, then 'armed' (the engine set it, shortened), then 'fired'.
+  window.__ginWatchdog = null;
+  let shorten = false;  // only the timer the same call sets, at once after its postMessage
+  const later = window.setTimeout;
+  window.setTimeout = function (handler, delay, ...rest) {
+    if (shorten && delay === %(call)d && typeof handler === "function") {
+      shorten = false;
+      window.__ginWatchdog = "armed";
+      const fire = handler;
+      handler = (...args) => { window.__ginWatchdog = "fired"; return fire(...args); };
+      delay = %(short)d;
+    }
+    return later.call(this, handler, delay, ...rest);
+  };
   Worker.prototype.postMessage = function (message, ...rest) {
     if (!window.__ginWorkers.includes(this)) window.__ginWorkers.push(this);
     window.__ginLastWorker = this;
@@ -362,10 +391,12 @@ TRACK_WORKERS = """
     if (window.__ginKillAt && message && message.method === window.__ginKillAt) {
       window.__ginKillAt = null;
       this.terminate();
+      shorten = true;
+      queueMicrotask(() => { shorten = false; });
     }
     return sent;
   };
-"""
+""" % {"call": CALL_TIMEOUT_MS, "short": WATCHDOG_MS}
 
 
 def one_move(page):
@@ -404,6 +435,9 @@ def test_a_dead_worker_is_replaced_and_the_match_resumes(page, open_app, wait_id
     else:
         raise AssertionError("the computer never got the turn")
     page.locator(".notices .notice").get_by_text("El motor del juego se detuvo y se ha reiniciado").wait_for(timeout=60_000)
+    # Found dead by its watchdog (a terminated worker sends no error event): the timer of the
+    # call it died on, which fired.
+    assert page.evaluate("window.__ginWatchdog") == "fired"
     view = settle(page, 60)
     assert view["legal"] or page.evaluate("window.ginApp.ui.panel")
     assert actions(page) >= saved
