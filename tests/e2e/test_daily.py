@@ -17,7 +17,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from conftest import ReturningVisitor, assert_accessible, assert_readable, screen_words, watch_errors
+from conftest import assert_accessible, assert_readable, screen_words, watch_errors
 from test_history import least_deadwood, look_at_every_size, play, stored
 from test_table import DESKTOP, button, settle, settled, shoot
 from test_table_more import put_in_storage
@@ -44,15 +44,41 @@ def utc(text):
     return datetime.fromisoformat(text).replace(tzinfo=timezone.utc)
 
 
-@pytest.fixture(scope="module")
-def visitor(browser, server):
-    """This file's returning visitor (tests/e2e/conftest.py): a context that has made its first
+@pytest.fixture
+def visitor(returning):
+    """The worker's returning visitor (tests/e2e/conftest.py): a context that has made its first
     visit, whose pages boot as a player's second visit does, with nothing stored at the start of
-    each page (wiped after each). Its own, not the worker's: Playwright's clock is the context's,
-    and once set it stays; every page here sets it."""
-    visitor = ReturningVisitor(browser, server)
-    yield visitor
-    visitor.close()
+    each page (wiped after each). Its clock is left as it is: each page here fixes its own
+    (fix_clock), as it sets its own time zone."""
+    return returning
+
+
+# The page's clock fixed at a moment (ms since the epoch) for `new Date()`, `Date()` and
+# `Date.now()`; a Date of a given time is as ever. It is the page's own (an init script of the
+# page, or evaluated in it), not Playwright's page.clock: that one is the context's, and once set
+# it stays, for every later test of the worker's returning visitor. Run again, it moves the clock.
+FIXED_CLOCK = """(at) => {
+  if (globalThis.__fixedNow === undefined) {
+    const Real = Date;
+    function FixedDate(...args) {
+      if (!new.target) return new Real(globalThis.__fixedNow).toString();
+      return args.length ? new Real(...args) : new Real(globalThis.__fixedNow);
+    }
+    Object.setPrototypeOf(FixedDate, Real);  // Date.UTC, Date.parse
+    FixedDate.prototype = Real.prototype;  // instanceof Date, either way
+    FixedDate.now = () => globalThis.__fixedNow;
+    globalThis.Date = FixedDate;
+  }
+  globalThis.__fixedNow = at;
+}"""
+
+
+def fix_clock(page, when):
+    """The page's clock at `when` (UTC) from its next load on (and now, when it is loaded)."""
+    at = round(when.timestamp() * 1000)
+    page.add_init_script(f"({FIXED_CLOCK})({at})")
+    if page.url.startswith("http"):
+        page.evaluate(FIXED_CLOCK, at)
 
 
 def new_page(visitor, tz, when=None, permissions=(), size=DESKTOP):
@@ -64,7 +90,7 @@ def new_page(visitor, tz, when=None, permissions=(), size=DESKTOP):
     page.set_viewport_size({"width": size[0], "height": size[1]})
     if permissions:
         context.grant_permissions(list(permissions))
-    page.clock.set_fixed_time(when if when is not None else datetime.now(timezone.utc))
+    fix_clock(page, when if when is not None else datetime.now(timezone.utc))
     return context, page
 
 
@@ -592,7 +618,7 @@ def test_the_start_offers_the_days_match_once_a_day_and_never_over_a_match_begun
         settle(page)
         assert page.get_by_role("dialog", name=OFFER).count() == 0
         # The next day it is offered again, and "Jugarla" opens it (the match over needs no question).
-        page.clock.set_fixed_time(utc("2026-12-04T09:00:00"))
+        fix_clock(page, utc("2026-12-04T09:00:00"))
         open_app(page, reload=True)
         button(page, "Ver la mesa").click()
         page.get_by_role("dialog", name=OFFER).wait_for()
