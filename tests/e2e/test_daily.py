@@ -20,7 +20,7 @@ import pytest
 from conftest import SharedTable, assert_accessible, assert_readable, screen_words, watch_errors
 from test_history import least_deadwood, look_at_every_size, play, stored
 from test_table import DESKTOP, button, settle, settled, shoot
-from test_table_more import put_in_storage
+from test_table_more import put_in_storage, put_strings_in_storage
 from test_tutorial import covered
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -742,14 +742,18 @@ HOSTILE = ['{"days": ', "42", "null", '{"days": [{"day": "2026-02-30", "at": 1}]
 
 def test_unreadable_days_or_challenges_are_kept_aside_and_never_stop_the_table(visitor, open_app):
     # Each value under both keys at once (one reload for the two; what is kept aside says under
-    # which key it was, so each key answers for its own value).
+    # which key it was, so each key answers for its own value). The first value is there before
+    # the page's first load; each next one is written over the last, then the page reloaded.
     context, page = new_page(visitor, "Europe/Madrid", utc("2026-12-03T18:00:00"))
     try:
-        open_app(page, settings=SETTINGS)
-        for value in HOSTILE:
-            page.evaluate("([keys, v]) => { for (const k of keys) localStorage.setItem(k, v); localStorage.removeItem('gin.aside.v1'); }",
-                          [[DAILY_KEY, CHALLENGES_KEY], value])
-            open_app(page, reload=True)
+        put_strings_in_storage(page, {DAILY_KEY: HOSTILE[0], CHALLENGES_KEY: HOSTILE[0]})
+        for n, value in enumerate(HOSTILE):
+            if n == 0:
+                open_app(page, settings=SETTINGS)
+            else:
+                page.evaluate("([keys, v]) => { for (const k of keys) localStorage.setItem(k, v); localStorage.removeItem('gin.aside.v1'); }",
+                              [[DAILY_KEY, CHALLENGES_KEY], value])
+                open_app(page, reload=True)
             settle(page)
             dialog = open_daily_sheet(page)
             assert dialog.locator(".days .day").count() == 30, value[:40]
