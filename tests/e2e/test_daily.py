@@ -83,11 +83,13 @@ def fix_clock(page, when):
 
 def new_page(visitor, tz, when=None, permissions=(), size=DESKTOP):
     """A page of a browser with nothing stored, in time zone `tz` (set on the page as Playwright sets
-    a context's), its clock fixed at `when` (UTC; now when None)."""
+    a context's), its clock fixed at `when` (UTC; now when None), with reduced motion: nothing here
+    is about motion (test_table_motion is), every screen is read at rest."""
     page = watch_errors(visitor.start())
     context = page.context
     context.new_cdp_session(page).send("Emulation.setTimezoneOverride", {"timezoneId": tz})
     page.set_viewport_size({"width": size[0], "height": size[1]})
+    page.emulate_media(reduced_motion="reduce")
     if permissions:
         context.grant_permissions(list(permissions))
     fix_clock(page, when if when is not None else datetime.now(timezone.utc))
@@ -193,6 +195,7 @@ def test_the_day_turns_at_local_midnight(one_page, open_app, tz, when, day):
     # the calendar again, which reads the date as it opens (as on a page left open past midnight).
     def boot(page):
         page.set_viewport_size({"width": DESKTOP[0], "height": DESKTOP[1]})
+        page.emulate_media(reduced_motion="reduce")  # as new_page's
         page.zone = page.context.new_cdp_session(page)  # one session: a second may not override the zone
         page.zone.send("Emulation.setTimezoneOverride", {"timezoneId": tz})
         fix_clock(page, utc(when))
