@@ -17,10 +17,10 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from conftest import ReturningVisitor, assert_accessible, assert_readable, screen_words, watch_errors
+from conftest import SharedTable, assert_accessible, assert_readable, screen_words, watch_errors
 from test_history import least_deadwood, look_at_every_size, play, stored
 from test_table import DESKTOP, button, settle, settled, shoot
-from test_table_more import put_in_storage
+from test_table_more import put_in_storage, put_strings_in_storage
 from test_tutorial import covered
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -44,27 +44,55 @@ def utc(text):
     return datetime.fromisoformat(text).replace(tzinfo=timezone.utc)
 
 
-@pytest.fixture(scope="module")
-def visitor(browser, server):
-    """This file's returning visitor (tests/e2e/conftest.py): a context that has made its first
+@pytest.fixture
+def visitor(returning):
+    """The worker's returning visitor (tests/e2e/conftest.py): a context that has made its first
     visit, whose pages boot as a player's second visit does, with nothing stored at the start of
-    each page (wiped after each). Its own, not the worker's: Playwright's clock is the context's,
-    and once set it stays; every page here sets it."""
-    visitor = ReturningVisitor(browser, server)
-    yield visitor
-    visitor.close()
+    each page (wiped after each). Its clock is left as it is: each page here fixes its own
+    (fix_clock), as it sets its own time zone."""
+    return returning
+
+
+# The page's clock fixed at a moment (ms since the epoch) for `new Date()`, `Date()` and
+# `Date.now()`; a Date of a given time is as ever. It is the page's own (an init script of the
+# page, or evaluated in it), not Playwright's page.clock: that one is the context's, and once set
+# it stays, for every later test of the worker's returning visitor. Run again, it moves the clock.
+FIXED_CLOCK = """(at) => {
+  if (globalThis.__fixedNow === undefined) {
+    const Real = Date;
+    function FixedDate(...args) {
+      if (!new.target) return new Real(globalThis.__fixedNow).toString();
+      return args.length ? new Real(...args) : new Real(globalThis.__fixedNow);
+    }
+    Object.setPrototypeOf(FixedDate, Real);  // Date.UTC, Date.parse
+    FixedDate.prototype = Real.prototype;  // instanceof Date, either way
+    FixedDate.now = () => globalThis.__fixedNow;
+    globalThis.Date = FixedDate;
+  }
+  globalThis.__fixedNow = at;
+}"""
+
+
+def fix_clock(page, when):
+    """The page's clock at `when` (UTC) from its next load on (and now, when it is loaded)."""
+    at = round(when.timestamp() * 1000)
+    page.add_init_script(f"({FIXED_CLOCK})({at})")
+    if page.url.startswith("http"):
+        page.evaluate(FIXED_CLOCK, at)
 
 
 def new_page(visitor, tz, when=None, permissions=(), size=DESKTOP):
     """A page of a browser with nothing stored, in time zone `tz` (set on the page as Playwright sets
-    a context's), its clock fixed at `when` (UTC; now when None)."""
+    a context's), its clock fixed at `when` (UTC; now when None), with reduced motion: nothing here
+    is about motion (test_table_motion is), every screen is read at rest."""
     page = watch_errors(visitor.start())
     context = page.context
     context.new_cdp_session(page).send("Emulation.setTimezoneOverride", {"timezoneId": tz})
     page.set_viewport_size({"width": size[0], "height": size[1]})
+    page.emulate_media(reduced_motion="reduce")
     if permissions:
         context.grant_permissions(list(permissions))
-    page.clock.set_fixed_time(when if when is not None else datetime.now(timezone.utc))
+    fix_clock(page, when if when is not None else datetime.now(timezone.utc))
     return context, page
 
 
@@ -76,6 +104,16 @@ def close(visitor, page):
     finally:
         visitor.end()
     assert not errors, "\n".join(errors)
+
+
+@pytest.fixture(scope="module")
+def one_page(returning):
+    """A page of the worker's returning visitor kept for the cases of one parametrized test
+    (SharedTable, tests/e2e/conftest.py): the first case boots it, the next ones find it as the
+    last one left it; a case that fails or logs an error closes it."""
+    shared = SharedTable(returning)
+    yield shared
+    shared.close()
 
 
 def open_daily_sheet(page):
@@ -152,17 +190,36 @@ def test_the_days_match_is_the_same_for_two_fresh_browsers_and_changes_with_the_
         ("America/Los_Angeles", "2026-12-04T08:00:30", "2026-12-04"),
     ],
 )
-def test_the_day_turns_at_local_midnight(visitor, open_app, tz, when, day):
-    context, page = new_page(visitor, tz, utc(when))
-    try:
+def test_the_day_turns_at_local_midnight(one_page, open_app, tz, when, day):
+    # The four cases on one page, booted once: each sets its time zone and clock on it and opens
+    # the calendar again, which reads the date as it opens (as on a page left open past midnight).
+    def boot(page):
+        page.set_viewport_size({"width": DESKTOP[0], "height": DESKTOP[1]})
+        page.emulate_media(reduced_motion="reduce")  # as new_page's
+        page.zone = page.context.new_cdp_session(page)  # one session: a second may not override the zone
+        page.zone.send("Emulation.setTimezoneOverride", {"timezoneId": tz})
+        fix_clock(page, utc(when))
         open_app(page, settings=SETTINGS)
+
+    page = one_page.get("midnight", boot)
+    page.zone.send("Emulation.setTimezoneOverride", {"timezoneId": tz})
+    fix_clock(page, utc(when))
+    whole = False
+    try:
         dialog = open_daily_sheet(page)
         assert dialog.locator(".daily-today").get_attribute("data-day") == day
         days = dialog.locator(".days .day").evaluate_all("els => els.map(e => e.dataset.day)")
         assert len(days) == 30 and days[-1] == day
         assert dialog.locator('.day[aria-current="date"]').get_attribute("data-day") == day
+        page.keyboard.press("Escape")  # the sheet, then the menu it came back to
+        page.keyboard.press("Escape")
+        page.get_by_role("dialog", name="Menú").wait_for(state="detached")
+        whole = True
     finally:
-        close(visitor, page)
+        errors = list(page.errors)
+        if errors or not whole:
+            one_page.close()  # the next case boots a page of its own
+    assert not errors, "\n".join(errors)
 
 
 # --- a challenge by link ----------------------------------------------------------------------------
@@ -592,7 +649,7 @@ def test_the_start_offers_the_days_match_once_a_day_and_never_over_a_match_begun
         settle(page)
         assert page.get_by_role("dialog", name=OFFER).count() == 0
         # The next day it is offered again, and "Jugarla" opens it (the match over needs no question).
-        page.clock.set_fixed_time(utc("2026-12-04T09:00:00"))
+        fix_clock(page, utc("2026-12-04T09:00:00"))
         open_app(page, reload=True)
         button(page, "Ver la mesa").click()
         page.get_by_role("dialog", name=OFFER).wait_for()
@@ -688,14 +745,18 @@ HOSTILE = ['{"days": ', "42", "null", '{"days": [{"day": "2026-02-30", "at": 1}]
 
 def test_unreadable_days_or_challenges_are_kept_aside_and_never_stop_the_table(visitor, open_app):
     # Each value under both keys at once (one reload for the two; what is kept aside says under
-    # which key it was, so each key answers for its own value).
+    # which key it was, so each key answers for its own value). The first value is there before
+    # the page's first load; each next one is written over the last, then the page reloaded.
     context, page = new_page(visitor, "Europe/Madrid", utc("2026-12-03T18:00:00"))
     try:
-        open_app(page, settings=SETTINGS)
-        for value in HOSTILE:
-            page.evaluate("([keys, v]) => { for (const k of keys) localStorage.setItem(k, v); localStorage.removeItem('gin.aside.v1'); }",
-                          [[DAILY_KEY, CHALLENGES_KEY], value])
-            open_app(page, reload=True)
+        put_strings_in_storage(page, {DAILY_KEY: HOSTILE[0], CHALLENGES_KEY: HOSTILE[0]})
+        for n, value in enumerate(HOSTILE):
+            if n == 0:
+                open_app(page, settings=SETTINGS)
+            else:
+                page.evaluate("([keys, v]) => { for (const k of keys) localStorage.setItem(k, v); localStorage.removeItem('gin.aside.v1'); }",
+                              [[DAILY_KEY, CHALLENGES_KEY], value])
+                open_app(page, reload=True)
             settle(page)
             dialog = open_daily_sheet(page)
             assert dialog.locator(".days .day").count() == 30, value[:40]
