@@ -446,7 +446,8 @@ def test_the_match_result_closes_to_the_table_and_the_menu(page, open_app):
     """A finished match's result closes to the table (Escape, or its close button) and opens again;
     the menu, the statistics and the kept matches answer; every screen on the way passes axe-core:
     the match result, the finished table, the statistics, the kept matches, and the viewer of the
-    kept match before and after its review."""
+    kept match before and after its review (at its first step both times); while that review
+    runs, presses of "Paso adelante" all count (presses_during_the_review_all_count)."""
     from conftest import assert_accessible
 
     open_finished(page, open_app)
@@ -483,7 +484,9 @@ def test_the_match_result_closes_to_the_table_and_the_menu(page, open_app):
     page.get_by_role("dialog", name="Partidas").get_by_role("listitem").nth(0).get_by_role("button").click()
     page.wait_for_function("() => document.querySelector('.panel.viewer')?.dataset.step === '0'")
     assert_accessible(page, "viewer")
-    page.wait_for_function("() => document.querySelector('.panel.viewer').dataset.reviewed === 'true'", timeout=60_000)
+    presses_during_the_review_all_count(page)  # ... until the review is over
+    page.keyboard.press("Home")
+    assert page.locator(".panel.viewer").get_attribute("data-step") == "0"
     assert_accessible(page, "viewer, reviewed")
 
 
@@ -507,11 +510,13 @@ def back_to_the_table_from_the_rules_page(page):
 # --- the viewer: presses during Difícil's review all count ----------------------------------------
 
 
-def test_presses_during_the_review_all_count(page, open_app):
-    open_finished(page, open_app, size=(1280, 800))
-    button(page, "Ver repetición").click()
+def presses_during_the_review_all_count(page):
+    """In the viewer just opened at its first step, while Difícil's review runs: each press of
+    "Paso adelante" counts, one held across an update of the review's progress too (the button is
+    not rebuilt under the press). test_the_match_result_closes_to_the_table_and_the_menu comes
+    through here."""
     viewer = page.locator(".panel.viewer")
-    page.wait_for_function("() => document.querySelector('.panel.viewer')?.dataset.step === '0'")
+    assert viewer.get_attribute("data-step") == "0"
     page.wait_for_function("() => document.querySelector('.panel.viewer .review-status')", timeout=30_000)
     status = "() => document.querySelector('.panel.viewer .review-status')?.textContent || 'done'"
     presses = spanning = 0
@@ -529,7 +534,7 @@ def test_presses_during_the_review_all_count(page, open_app):
         presses += 1
     assert spanning >= 1, "the review ended before a press could span one of its updates"
     page.wait_for_function("() => document.querySelector('.panel.viewer').dataset.reviewed === 'true'", timeout=60_000)
-    assert viewer.get_attribute("data-step") == str(presses), (presses, spanning)
+    assert viewer.get_attribute("data-step") == str(presses), f"presses during the review: {presses} made ({spanning} across an update), step {viewer.get_attribute('data-step')} shown"
 
 
 # --- labels that say what they do ----------------------------------------------------------------

@@ -322,27 +322,37 @@ function reviewSection(viewer, t, lang) {
 }
 
 // The table at this step: the computer's hand, the piles, the player's hand.
-function viewerTable(t, step) {
+// The hands and the pile are memo'd (memo() below): a step changes one hand
+// or the pile at most, and each is two dozen cards to build and compare.
+function viewerTable(viewer, t, lang, step) {
   const state = step.state;
   const fresh = step.kind === "action" && (step.action.type === "draw" || step.action.type === "take") ? state.drawn || state.taken : null;
   const who = (seat) => el("h3", { class: "viewer-who" }, el("span", { text: t(seat === 0 ? "bar.you" : "bar.opponent") }), state.dealer === seat ? el("span", { class: "chip dealer", text: t("table.dealer") }) : null, el("span", { class: "viewer-dw", text: loosePoints(t, state.arrangements[seat].points) }));
+  // What a hand's row reads of the step (handRow).
+  const hand = (seat) => {
+    const { melds, deadwood } = state.arrangements[seat];
+    const from = [lang, seat, state.hands[seat], melds, deadwood, state.known[seat] || [], state.hands[seat].includes(fresh) ? fresh : null];
+    return memo(viewer, `viewer-hand-${seat}`, "div", from, () => handRow(t, state, seat, fresh));
+  };
   const pile = state.discard.slice(-6);
   return el(
     "div",
     { class: "viewer-table", dataset: { phase: state.phase } },
-    el("section", { class: "viewer-seat seat-1" }, who(1), handRow(t, state, 1, fresh)),
+    el("section", { class: "viewer-seat seat-1" }, who(1), hand(1)),
     el(
       "section",
       { class: "viewer-piles", "aria-label": t("viewer.piles") },
       el("p", { class: "viewer-stock", dataset: { count: state.stock_count }, text: t("viewer.stock", { n: state.stock_count }) }),
-      el(
-        "div",
-        { class: "viewer-discard", role: "group", "aria-label": t("btn.pile"), dataset: { top: state.discard.length ? state.discard[state.discard.length - 1] : "" } },
-        el("span", { class: "viewer-label", text: t("btn.pile") }),
-        pile.length ? pile.map((c, i) => faceCard(c, t, `mini${i === pile.length - 1 ? " top" : " under"}`)) : el("span", { class: "none", text: t("viewer.empty_pile") }),
+      memo(viewer, "viewer-discard", "div", [lang, pile], () =>
+        el(
+          "div",
+          { class: "viewer-discard", role: "group", "aria-label": t("btn.pile"), dataset: { top: state.discard.length ? state.discard[state.discard.length - 1] : "" } },
+          el("span", { class: "viewer-label", text: t("btn.pile") }),
+          pile.length ? pile.map((c, i) => faceCard(c, t, `mini${i === pile.length - 1 ? " top" : " under"}`)) : el("span", { class: "none", text: t("viewer.empty_pile") }),
+        ),
       ),
     ),
-    el("section", { class: "viewer-seat seat-0" }, who(0), handRow(t, state, 0, fresh)),
+    el("section", { class: "viewer-seat seat-0" }, who(0), hand(0)),
   );
 }
 
@@ -422,7 +432,7 @@ function renderViewer(viewer, focusKey = null) {
         el("span", { class: "viewer-step", text: t("viewer.step", { n: index + 1, count: data.count }) }),
         el("span", { class: "viewer-scores", text: t("viewer.scores", { a: state.scores[0], b: state.scores[1] }) }),
       ),
-      viewerTable(t, step),
+      viewerTable(viewer, t, lang, step),
       // Right under the table: what the review adds below never moves them.
       viewerControls(viewer, t),
       el("p", { class: `viewer-action${mark ? " marked" : ""}`, text: stepText(t, data.steps, index) }),
