@@ -35,30 +35,35 @@ BACKS = ["red", "blue", "black"]
 # on its way to its row): it is the move's own, not one in front of it, and is not counted. (Its
 # start on the animations' clock, the time of the frame it begins in, can come a few ms before the
 # move's performance.now(): on a loaded machine that frame's time is taken before the render runs.)
+# Without a frame loop: every flight is taken as the motion layer makes it (Element.animate) and
+# noted when it begins (its `ready`: its startTime set, in the frame it begins in), so the page
+# draws frames only while something moves, as a player's does.
 DEAL_PROBE = """
 const flight = FLIGHT_JS;
 window.__deal = { ends: [], lines: [] };
 window.__dealMark = () => { window.__deal = { ends: [], lines: [] }; };
-const seen = new WeakSet();
+const live = new Set();  // the flights made and not over
 const withMove = new WeakSet();
+const animate = Element.prototype.animate;
+Element.prototype.animate = function (...args) {
+  const a = animate.apply(this, args);
+  if (flight(a)) {
+    live.add(a);
+    a.ready.then(() => {
+      if (!withMove.has(a)) window.__deal.ends.push({ start: a.startTime, end: a.startTime + a.effect.getComputedTiming().endTime });
+    }, () => {});
+    a.finished.then(() => live.delete(a), () => live.delete(a));
+  }
+  return a;
+};
 function note() {
   const line = document.querySelector('.opp-last');
   const text = line ? line.textContent.trim() : '';
   const last = window.__deal.lines.at(-1);
   if (last && last.text === text) return;
   window.__deal.lines.push({ text, at: performance.now() });
-  if (text && !(last && last.text)) for (const a of document.getAnimations()) if (flight(a) && a.startTime === null) withMove.add(a);
+  if (text && !(last && last.text)) for (const a of live) if (a.startTime === null) withMove.add(a);
 }
-function look() {
-  for (const a of document.getAnimations()) {
-    if (!flight(a) || seen.has(a) || withMove.has(a) || a.startTime === null) continue;
-    seen.add(a);
-    window.__deal.ends.push({ start: a.startTime, end: a.startTime + a.effect.getComputedTiming().endTime });
-  }
-  note();
-  requestAnimationFrame(look);
-}
-requestAnimationFrame(look);
 new MutationObserver(note).observe(document, { subtree: true, childList: true, characterData: true });
 """.replace("FLIGHT_JS", FLIGHT)
 
