@@ -237,11 +237,25 @@ def test_after_pista_by_keyboard_the_focus_is_on_the_card(page, open_app):
 
 MOVING = {"speed": "slow", "level": "easy", "sort": "melds", "lang": "es"}
 # Every frame while a card of the deal is in the air: what the deal would tell before it lands
-# (Tomar, Pasar, the upcard's name, the deadwood) is not on the screen.
+# (Tomar, Pasar, the upcard's name, the deadwood) is not on the screen. The frame loop runs while
+# a flight the motion layer made (Element.animate) is not over, from the frame it is made in: the
+# page draws frames only while something moves, as a player's does.
 LANDING_PROBE = """
 window.__landing = { on: false, flyingFrames: 0, told: [] };
 const flight = FLIGHT_JS;
 const seen = (sel) => { const n = document.querySelector(sel); return Boolean(n && n.checkVisibility({visibilityProperty: true})); };
+const live = new Set();  // the flights made and not over
+let looking = false;
+const animate = Element.prototype.animate;
+Element.prototype.animate = function (...args) {
+  const a = animate.apply(this, args);
+  if (flight(a)) {
+    live.add(a);
+    a.finished.then(() => live.delete(a), () => live.delete(a));
+    if (!looking) { looking = true; requestAnimationFrame(look); }
+  }
+  return a;
+};
 function look() {
   const l = window.__landing;
   if (l.on && document.getAnimations().filter(flight).some(a => a.playState === 'running')) {
@@ -249,9 +263,10 @@ function look() {
     const told = ['[data-key="act:take"]', '[data-key="act:pass"]', '#pile-top', '.deadwood-count'].filter(seen);
     if (told.length) l.told.push([...told, ...document.getAnimations().filter(flight).filter(a => a.playState === 'running').map(a => (a.effect.target.dataset.card || a.effect.target.dataset.face || a.effect.target.className) + ' ' + a.currentTime + '/' + a.effect.getComputedTiming().endTime + ' ' + a.id), performance.now()]);
   }
-  requestAnimationFrame(look);
+  // On while a flight is not over (it has landed in this frame at the latest: a last look next frame).
+  if (live.size) requestAnimationFrame(look);
+  else looking = false;
 }
-requestAnimationFrame(look);
 """.replace("FLIGHT_JS", FLIGHT)
 NO_FLIGHT = f"() => !document.getAnimations().filter({FLIGHT}).some(a => a.playState === 'running')"
 LANDED = "() => !document.getElementById('app').hasAttribute('data-dealing')"

@@ -65,13 +65,11 @@ def test_a_first_visit_is_offered_the_guided_deal_which_fits_every_screen_runs_t
     page.emulate_media(reduced_motion="reduce")
     open_app(page, settings={})  # a first visit: nothing stored, no seed in the address
     settle(page)
-    assert_fits(page, "tutorial-offer", "tutorial-offer", shots=True)
-    page.set_viewport_size(PHONE)
+    assert_fits(page, "tutorial-offer", "tutorial-offer", shots=True)  # its shot at PHONE included; left there
     offer = page.get_by_role("region", name="Partida guiada")
     assert "¿Es tu primera vez?" in offer.inner_text()
     assert_readable(page, "tutorial offer")
     assert_accessible(page, "tutorial offer")
-    shoot(page, "tutorial-offer", (PHONE["width"], PHONE["height"]))
     # Its answer looks like the page's other primary buttons, not like "Ahora no".
     backgrounds = dict(offer.locator(".btn").evaluate_all("els => els.map(e => [e.textContent, getComputedStyle(e).backgroundColor])"))
     assert backgrounds["Partida guiada"] != backgrounds["Ahora no"], backgrounds
@@ -82,7 +80,6 @@ def test_a_first_visit_is_offered_the_guided_deal_which_fits_every_screen_runs_t
         # The card picked: the longest prompt ("Has elegido …: descártala con …") under the piles.
         assert page.locator(".messages").inner_text().startswith("Has elegido")
         assert_fits(page, "tutorial-bar", "tutorial-picked", shots=True)
-        page.set_viewport_size(PHONE)
 
     kinds = []
     for n in range(1, 20):
@@ -92,7 +89,6 @@ def test_a_first_visit_is_offered_the_guided_deal_which_fits_every_screen_runs_t
         assert GUIDE not in page.evaluate("location.hash")  # a reload leaves the guided deal
         page.wait_for_function("n => document.querySelector('[data-key=tutorial-bar]')?.dataset.step === String(n)", arg=n)
         assert_fits(page, "tutorial-bar", f"tutorial-step{n}", shots=n in (1, 3))  # the first step, and the longest text
-        page.set_viewport_size(PHONE)
         if n == 2:
             assert_readable(page, "tutorial step")
             shoot(page, "tutorial-step", (PHONE["width"], PHONE["height"]))
@@ -189,13 +185,15 @@ def covered(page, key):
     )
 
 
-# Where the bar must fit: the small phone it was found on, the usual phone, both
-# turned sideways, and a desktop.
-FIT_SIZES = ((360, 740), (390, 844), (844, 390), (740, 360), (1280, 800))
+# Where the bar must fit: the small phone it was found on, both phones turned sideways, a
+# desktop, and last the usual phone, the size the first test plays at (assert_fits leaves the
+# page there: no resize back).
+FIT_SIZES = ((360, 740), (844, 390), (740, 360), (1280, 800), (390, 844))
 
 
 def assert_fits(page, bar_key, where, shots=False):
-    """At each of FIT_SIZES: the page no bigger than the screen, and the bar over no control."""
+    """At each of FIT_SIZES: the page no bigger than the screen, and the bar over no control; the
+    page is left at the last, the phone (PHONE) the first test plays at."""
     for size in FIT_SIZES:
         page.set_viewport_size({"width": size[0], "height": size[1]})
         if shots:
@@ -204,4 +202,3 @@ def assert_fits(page, bar_key, where, shots=False):
         assert tall <= screen[0] and wide <= screen[1], f"{where} at {size}: the page is {wide}×{tall} px on a {screen[1]}×{screen[0]} px screen"
         hits = covered(page, bar_key)
         assert not hits, f"{where} at {size}: the bar covers {hits}"
-    page.set_viewport_size({"width": 360, "height": 740})
