@@ -396,10 +396,10 @@ BUILT_PROBE = r"""(() => {
 
 
 def test_the_engines_first_answer_takes_over_the_saved_table_without_building_it_again(tab, site, before_computer_ends_deal):
-    # At CPU x4 the engine's first answer on a saved table was a frame of 150-290 ms: the table
-    # built again at each stage of the engine's boot, then twice more in the answer's task (its
-    # view, then the computer's turn marking the table busy), for a table that had not changed.
-    # Now the boot's stages only mark the page, and the answer's task builds the table once.
+    # The saved table was built again at each stage of the engine's boot (a task of 30-40 ms of a
+    # phone's CPU at x4 each), then twice more in the engine's first answer (its view, then the
+    # computer's turn marking the table busy), for a table that had not changed. Now the boot's
+    # stages only mark the page, and the answer's task builds the table once.
     from gin import bridge
     from test_table_more import MATCH_KEY
 
