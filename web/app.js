@@ -176,9 +176,17 @@ function revealDealResult() {
 // the busy mark changed (controller.runTask, before the engine answers);
 // render("settle"): the end of a task, a full render only if something
 // besides the busy mark changed since the last one (a phone pays a whole
-// frame for a render that changes nothing).
+// frame for a render that changes nothing); render("boot"): the engine's
+// boot went a stage further: while the saved table waits for it (issue 33)
+// only the page's boot mark changes (the stage shows on the boot screen
+// alone), so the table is not built again at each stage: on a phone that
+// was a frame of 40-90 ms each time, on the core the worker boots on.
 function render(mode = "full") {
   if (mode === "busy") return renderBusy();
+  if (mode === "boot" && state.view && state.ui.waking && !state.boot.error) {
+    root.dataset.boot = state.boot.stage;
+    return;
+  }
   if (mode === "settle") {
     const now = shownFrom();
     if (now && shown && now.view === shown.view && now.rest === shown.rest) {

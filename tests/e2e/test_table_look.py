@@ -116,9 +116,15 @@ def test_the_computer_waits_for_the_whole_deal(page, open_app):
 # --- sound --------------------------------------------------------------------------------------------
 
 # A spy on every audio source started (oscillators and buffer sources have a start() each), with
-# the length it was given (its stop() time minus its start() time, in the context's seconds).
+# the length it was given (its stop() time minus its start() time, in the context's seconds); the
+# contexts made; and the times the page asked for the media devices' list (what readies the
+# browser's audio output before the first gesture: table/sound.js readySound).
 SOUND_SPY = """
-window.__sound = { starts: [], contexts: 0 };
+window.__sound = { starts: [], contexts: 0, readied: 0 };
+if (navigator.mediaDevices && navigator.mediaDevices.enumerateDevices) {
+  const list = navigator.mediaDevices.enumerateDevices.bind(navigator.mediaDevices);
+  navigator.mediaDevices.enumerateDevices = () => { window.__sound.readied++; return list(); };
+}
 const spy = (proto) => {
   const start = proto.start, stop = proto.stop;
   proto.start = function (when = 0, ...rest) { this.__at = when; window.__sound.starts.push({ kind: this.constructor.name, at: performance.now(), length: null }); this.__entry = window.__sound.starts.at(-1); return start.call(this, when, ...rest); };
@@ -186,7 +192,10 @@ def test_each_move_sounds_when_it_is_shown_and_only_after_a_gesture(page, open_a
     shown, the discard too, before the computer answers (its pause at slow speed is 900 ms), and
     the computer's own moves sound when they show. Speed-up shortens every sound."""
     view = open_sounding(page, open_app)
-    assert page.evaluate("window.__sound") == {"starts": [], "contexts": 0}
+    # The browser's audio output made ready while the page was idle (a browser's first context
+    # waited 50-170 ms for it inside the first tap), without a context or a sound before that tap.
+    page.wait_for_function("() => window.__sound.readied > 0", timeout=5_000)
+    assert page.evaluate("window.__sound") == {"starts": [], "contexts": 0, "readied": 1}
     view = to_draw(page, view)
     before = starts(page)
     button(page, "Mazo").click()
@@ -239,6 +248,7 @@ def test_sound_switched_off_stays_silent_also_after_a_reload(page, open_app):
     discard_a_card(page, settle(page))
     view = settle(page)
     assert starts(page) == 0 and page.evaluate("window.__sound.contexts") == 0  # not even made, this time
+    assert page.evaluate("window.__sound.readied") == 0  # nor its audio output readied
     shoot(page, "look-muted", PHONE)
     # One tap on the table's mute: on again, and the next move sounds.
     mute = page.locator('[data-key="sound-toggle"]')

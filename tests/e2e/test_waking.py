@@ -372,6 +372,65 @@ def test_a_saved_table_that_disagrees_with_the_save_gives_way_to_the_engines(tab
     assert stored(tab)["view"]["scores"] == view["scores"]  # rewritten from the engine's view
 
 
+# Before the page's scripts: buttons made (document.createElement) once `__made` is set to 0, and
+# their number at the end of the task in which the engine's first answer takes the saved table's
+# place (data-waking turns false), before the computer's move that follows after its pause; and
+# the boot screen's progress bars made since the page opened.
+BUILT_PROBE = r"""(() => {
+  const make = Document.prototype.createElement;
+  window.__made = null;
+  window.__bootScreens = 0;
+  Document.prototype.createElement = function (tag, ...rest) {
+    const name = String(tag).toLowerCase();
+    if (window.__made !== null && name === 'button') window.__made++;
+    if (name === 'progress') window.__bootScreens++;
+    return make.call(this, tag, ...rest);
+  };
+  new MutationObserver(() => {
+    const app = document.getElementById('app');
+    if (window.__made === null || window.__byAnswer !== undefined || !app || app.dataset.waking !== 'false') return;
+    window.__byAnswer = null;
+    setTimeout(() => { window.__byAnswer = window.__made; }, 0);
+  }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-waking'] });
+})();"""
+
+
+def test_the_engines_first_answer_takes_over_the_saved_table_without_building_it_again(tab, site, before_computer_ends_deal):
+    # The saved table was built again at each stage of the engine's boot (a task of 30-40 ms of a
+    # phone's CPU at x4 each), then twice more in the engine's first answer (its view, then the
+    # computer's turn marking the table busy), for a table that had not changed. Now the boot's
+    # stages only mark the page, and the answer's task builds the table once.
+    from gin import bridge
+    from test_table_more import MATCH_KEY
+
+    save = before_computer_ends_deal
+    view = json.loads(bridge.load(json.dumps({"save": save})))["view"]  # what the engine will say
+    shown = {"version": 1, "seed": str(save["seed"]), "actions": len(save["actions"]), "view": view}
+    tab.add_init_script(BUILT_PROBE)
+    put_strings_in_storage(tab, {MATCH_KEY: json.dumps(save), SHOWN_KEY: json.dumps(shown), SETTINGS_KEY: json.dumps({"speed": "normal", "level": "easy"})})
+    site.hold(WORKER)
+    tab.goto(site.url + f"#seed={save['seed']}")
+    site.wait_asked(WORKER)
+    tab.locator("#app[data-waking=true] .table").wait_for()
+    hand = hand_cards(tab)
+    first = tab.locator(".hand .hand-card").first.element_handle()
+    one_table = tab.locator(".page button").count()  # the buttons one build of this table makes, at most
+    tab.evaluate("window.__made = 0")
+    site.release(WORKER)
+    tab.wait_for_function("() => typeof window.__byAnswer === 'number'", timeout=60_000)
+    made = tab.evaluate("window.__byAnswer")
+    # The engine's table is the saved one, on the same nodes (the keyed update kept them).
+    assert tab.evaluate("window.ginApp.ui.waking") is False and tab.locator("#app").get_attribute("data-boot") == "ready"
+    assert hand_cards(tab) == hand and first.evaluate("(node) => node.isConnected")
+    assert tab.locator(".waking-mark").count() == 0
+    # Built once at most from the release to the end of the answer's task: 13 buttons, where the
+    # old page made 52 (four builds: two stages of the boot, the answer's view, the busy mark).
+    assert made <= one_table, (made, one_table)
+    # Nor was the boot screen built first, in the task that drew the saved table (a phone's first
+    # frame paid for both).
+    assert tab.evaluate("window.__bootScreens") == 0
+
+
 @pytest.mark.parametrize("spoil", ["unreadable", "stale"])
 def test_an_unreadable_or_stale_saved_table_is_ignored(tab, site, at_draw, spoil):
     hand, moves = at_draw.hand, at_draw.moves

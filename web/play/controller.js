@@ -48,7 +48,7 @@ export function createController({ state, storage, render, announce, notify, onR
   const ctrl = {
     state, // the page's shared state (app.js): view, save, ui, settings...
     storage, // the player's data (data/storage.js)
-    render, // app.js's render funnel: render(), render("busy"), render("settle")
+    render, // app.js's render funnel: render(), render("busy"), render("settle"), render("boot")
     announce, // a line for the screen reader's log
     notify, // a notice over the table, once per key
     onReady, // resolves window.ginReady once a match is on screen
@@ -559,8 +559,11 @@ function runTask(ctrl, task) {
   return enqueue(ctrl, async () => {
     state.busy = true;
     // The player's own move: nothing on the table changes yet (the render
-    // comes with the engine's answer), only the busy mark.
-    ctrl.render(state.view && state.view.to_act === 0 && !state.ui.panel && !state.ui.menuOpen ? "busy" : undefined);
+    // comes with the engine's answer), only the busy mark. Else (the
+    // computer to play on: the start, a panel closed) a full render only if
+    // something besides the busy mark changed since the last one: at the
+    // engine's first answer the table was just drawn (issue 33).
+    ctrl.render(state.view && state.view.to_act === 0 && !state.ui.panel && !state.ui.menuOpen ? "busy" : "settle");
     try {
       await task();
       // What the task changed is on the table before the computer plays on
@@ -672,13 +675,16 @@ async function start(ctrl) {
   const { state } = ctrl;
   if (ctrl.engine) ctrl.engine.terminate();
   state.boot = { stage: "start", error: null };
-  ctrl.render();
+  // The saved table at once (wake draws it), else the boot screen: not the
+  // boot screen first and the table over it in the same task (a phone's
+  // first frame paid for both).
   wake(ctrl);
+  if (!state.ui.waking) ctrl.render();
   const make = () =>
     createEngine({
       onProgress(stage) {
         state.boot.stage = stage;
-        ctrl.render();
+        ctrl.render("boot");
       },
       onDead: () => engineDied(ctrl),
     });

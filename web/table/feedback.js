@@ -8,7 +8,7 @@
 // functions take it first.
 
 import { nextCues, cueMemory } from "./cues.js";
-import { SPEED_SCALE, createSound, pauseSound, playCue, unlockSound } from "./sound.js";
+import { SPEED_SCALE, createSound, pauseSound, playCue, readySound, unlockSound } from "./sound.js";
 import { pulse } from "./haptics.js";
 
 // The gestures a browser counts as the player's activation (a touch's is its
@@ -22,6 +22,7 @@ export function createFeedback(settings) {
     sound: createSound(), // the Web Audio voices (table/sound.js)
     memory: cueMemory(), // what the table showed last (table/cues.js)
     unlocked: false, // the sound's context was made in a gesture
+    readying: false, // the audio output is (or was) being readied at an idle moment (shown)
   };
   const unlock = (event) => gesture(feedback, event);
   for (const type of GESTURES) document.addEventListener(type, unlock, true);
@@ -48,8 +49,22 @@ function gesture(feedback, event) {
   }
 }
 
-// A full render showed the table as `view` and `ui`: its cues, now.
+// Once the page is idle (a browser without requestIdleCallback: a second on).
+function whenIdle(fn) {
+  if (globalThis.requestIdleCallback) requestIdleCallback(fn, { timeout: 3000 });
+  else setTimeout(fn, 1000);
+}
+
+// A full render showed the table as `view` and `ui`: its cues, now. The
+// first one (the engine is up) also readies the audio output at the next
+// idle moment, with Sonido on, so the first tap does not wait for it.
 function shown(feedback, view, ui) {
+  if (!feedback.readying) {
+    feedback.readying = true;
+    whenIdle(() => {
+      if (feedback.settings().sound) readySound(feedback.sound);
+    });
+  }
   const cues = nextCues(feedback.memory, view, ui);
   if (!cues.length || document.visibilityState === "hidden") return;
   const settings = feedback.settings();

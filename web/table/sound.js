@@ -39,7 +39,29 @@ export function createSound() {
     noise: null, // one second of white noise (a card's rustle), made once
     rustles: 0, // where in the noise the next rustle starts
     failed: false, // Web Audio missing or refused: silent from then on, without a word
+    readied: false, // the browser's audio output asked to get ready (readySound)
   };
+}
+
+// The browser's audio output made ready before the player's first gesture
+// (issue 33). A browser's first AudioContext waits on the page's thread for
+// its audio service to start: 50-170 ms in Chromium (a phone's first tap was
+// a frame of 140-280 ms at x4), where a second context takes 1-5 ms. Asking
+// for the list of media devices starts that service without holding the
+// page (a promise; nothing is read from it, no permission is asked, nothing
+// sounds), so the context made in the first gesture finds it running. No
+// context is made before that gesture (the autoplay rule): the page stays
+// silent and unwarned until the player touches it. Once per page.
+export function readySound(sound) {
+  if (sound.context || sound.failed || sound.readied) return;
+  sound.readied = true;
+  const devices = globalThis.navigator && navigator.mediaDevices; // none outside a secure context
+  if (!devices || typeof devices.enumerateDevices !== "function") return;
+  try {
+    devices.enumerateDevices().catch(() => {});
+  } catch {
+    // a browser that refuses it: the first gesture pays for the start, as before
+  }
 }
 
 // Makes (or resumes) the context; only ever called inside a gesture of the
