@@ -136,6 +136,31 @@ def _meld_masks(mask: int) -> list[tuple[int, int]]:
     return melds
 
 
+def _meld_union(mask: int) -> int:
+    """The cards of ``mask`` that are in some meld inside it (the union of
+    ``_meld_masks(mask)``), by bit operations: the ranks held in three suits or
+    more, and every three consecutive cards of a suit."""
+    s0 = mask & _SUIT
+    s1 = (mask >> 13) & _SUIT
+    s2 = (mask >> 26) & _SUIT
+    s3 = mask >> 39
+    three = (s0 & s1 & (s2 | s3)) | (s2 & s3 & (s0 | s1))
+    union = (three | three << 13 | three << 26 | three << 39) & mask
+    start = s0 & (s0 >> 1) & (s0 >> 2)
+    if start:
+        union |= start | start << 1 | start << 2
+    start = s1 & (s1 >> 1) & (s1 >> 2)
+    if start:
+        union |= (start | start << 1 | start << 2) << 13
+    start = s2 & (s2 >> 1) & (s2 >> 2)
+    if start:
+        union |= (start | start << 1 | start << 2) << 26
+    start = s3 & (s3 >> 1) & (s3 >> 2)
+    if start:
+        union |= (start | start << 1 | start << 2) << 39
+    return union
+
+
 _PACKED: dict[int, tuple[int, tuple[int, ...]]] = {}
 _PACKED_LIMIT = 50_000
 
@@ -270,8 +295,86 @@ def deadwood_of_mask(mask: int) -> int:
     return solve(mask)[0]
 
 
+#: What the cards of a meld union are worth to a discard, remembered by the union (see ``_without``).
+_WITHOUT: dict[int, tuple[int, tuple[int, ...], tuple[int, ...]]] = {}
+_WITHOUT_LIMIT = 20_000
+#: A discard's order, as one integer (``_without``): (deadwood less the hand's points, -points, card).
+_OFFSET = 1 << 10
+
+
+def _without(union: int) -> tuple[int, tuple[int, ...], tuple[int, ...]]:
+    """For the union of a hand's melds (``_meld_union``, not 0): ``(value, keys, lost)``.
+
+    ``value`` is the best packing's melded points.  A hand is its melds' union and
+    cards in no meld; the melds inside the hand less a card c of the union are the
+    union's melds without c, so what the hand keeps melded without c depends on the
+    union alone: ``value - lost[n]`` for the union's n-th card (ascending), whatever
+    the other cards.  Without a card of p points the hand's deadwood is then its
+    points less p, less what stays melded.  ``keys``: the union's cards as discards,
+    best first, each ``(-p - melded, -p, card)`` packed in one integer (the same
+    order): ``least_discard`` adds the hand's points to the first (that is not
+    skipped).  Remembered: a few unions make most hands."""
+    hit = _WITHOUT.get(union)
+    if hit is not None:
+        return hit
+    melds = _meld_masks(union)
+    value = _pack(melds)[0]
+    keys = []
+    lost = []
+    rest = union
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        i = low.bit_length() - 1
+        p = _POINTS[i]
+        kept = _pack([x for x in melds if not x[0] & low])[0]
+        lost.append(value - kept)
+        keys.append((_OFFSET - p - kept) << 12 | (10 - p) << 6 | i)
+    keys.sort()
+    if len(_WITHOUT) >= _WITHOUT_LIMIT:
+        _WITHOUT.clear()
+    hit = _WITHOUT[union] = (value, tuple(keys), tuple(lost))
+    return hit
+
+
 def discard_deadwood_masks(mask: int) -> dict[int, int]:
     """For each card of ``mask`` (as a bit index): the deadwood left without it.
+
+    A card in no meld leaves the best packing as it was: the deadwood less its points.
+    A card of the melds' union leaves what ``_without`` says the union keeps melded
+    without it (the same for every hand with that union).
+    """
+    if mask.bit_count() > _BIG:
+        return _discard_deadwood_by_search(mask)
+    union = _meld_union(mask)
+    points = mask_value(mask)
+    if union:
+        value, _, lost = _without(union)
+        points -= value
+        lost_of = dict(zip(_bits(union), lost))
+    else:
+        lost_of = {}
+    out = {}
+    rest = mask
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        i = low.bit_length() - 1
+        out[i] = points - _POINTS[i] + lost_of.get(i, 0)
+    return out
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        mask ^= low
+        out.append(low.bit_length() - 1)
+    return out
+
+
+def _discard_deadwood_by_search(mask: int) -> dict[int, int]:
+    """``discard_deadwood_masks`` for card sets bigger than a hand (``_BIG``).
 
     Only the cards of the best packing's melds need a new search: removing any
     other card (deadwood there, in a meld or not) leaves that packing as it was,
@@ -320,39 +423,40 @@ def _least_discard(mask: int, skip: int = -1) -> tuple[int, int]:
     higher card on a tie, then the lower bit index; never ``skip`` (a bit index).
 
     The same as the least of ``discard_deadwood_masks`` by ``(deadwood,
-    -points, card)`` (a card outside the best packing's melds leaves exactly the
-    deadwood less its points), but a card of that packing is solved only if it
-    could win: without a card of ``p`` points a hand keeps at least its
-    deadwood less ``p`` (that card as deadwood would give the hand that much).
+    -points, card)``: the best card in no meld is the first of the highest
+    (it leaves the deadwood less its points), the best card of the melds'
+    union is the first of ``_without``'s keys that is not ``skip``.
     """
-    melds = _meld_masks(mask)
-    points, packing = _solve_melds(mask, melds)
-    union = 0
-    for m in packing:
-        union |= m
+    if mask.bit_count() > _BIG:
+        dd = _discard_deadwood_by_search(mask)
+        dd.pop(skip, None)
+        if not dd:
+            raise ValueError("no card to discard")
+        best = min((d, -_POINTS[i], i) for i, d in dd.items())
+        return best[0], best[2]
+    union = _meld_union(mask)
+    points = mask_value(mask)
     best = None
+    if union:
+        value, keys, _ = _without(union)
+        for key in keys:
+            i = key & 63
+            if i != skip:
+                best = (points + (key >> 12) - _OFFSET, (key >> 6 & 63) - 10, i)
+                break
+    else:
+        value = 0
     rest = mask & ~union
     if skip >= 0:
         rest &= ~(1 << skip)
-    if rest:  # a card outside the packing leaves exactly the deadwood less its points:
+    if rest:  # a card in no meld leaves exactly the deadwood less its points:
         for p, cards in _BY_POINTS:  # the first of the highest
             if rest & cards:
                 low = rest & cards & -(rest & cards)
-                best = (points - p, -p, low.bit_length() - 1)
+                key = (points - value - p, -p, low.bit_length() - 1)
+                if best is None or key < best:
+                    best = key
                 break
-    rest = mask & union
-    if skip >= 0:
-        rest &= ~(1 << skip)
-    while rest:
-        low = rest & -rest
-        rest ^= low
-        i = low.bit_length() - 1
-        p = _POINTS[i]
-        if best is not None and (points - p, -p, i) > best:
-            continue
-        key = (_solve_melds(mask ^ low, [x for x in melds if not x[0] & low])[0], -p, i)
-        if best is None or key < best:
-            best = key
     if best is None:
         raise ValueError("no card to discard")
     return best[0], best[2]

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from gin import Card, all_melds, best_arrangement, deadwood, is_meld, parse_cards
 from gin.cards import card_mask
-from gin.melds import _pack_by_rank, discard_deadwoods, mask_value, meld_kind, solve
+from gin.melds import _pack_by_rank, discard_deadwoods, least_discard, mask_value, meld_kind, solve
 
 from strategies import ALL_TEXT, dense_hands, hands, hands_of
 
@@ -242,6 +242,18 @@ def test_discard_deadwoods_against_brute_force(hand):
     for card in cards:
         rest = [c for c in hand if c != str(card)]
         assert got[card] == brute_deadwood(rest), (hand, str(card))
+
+
+@settings(max_examples=200)
+@given(st.integers(3, 13).flatmap(hands_of), st.integers(-1, 12))
+def test_least_discard_is_the_least_of_the_discard_deadwoods(hand, skip_at):
+    """``least_discard`` (the AI's) gives the discard that leaves the least deadwood by
+    ``discard_deadwoods`` (checked above against the brute force), the higher card on a
+    tie, then the lower index; never the skipped card (a card of the hand, or none)."""
+    cards = parse_cards(hand)
+    skip = cards[skip_at].index if 0 <= skip_at < len(cards) else -1
+    best = min((d, -c.points, c.index) for c, d in discard_deadwoods(cards).items() if c.index != skip)
+    assert least_discard(card_mask(cards), skip) == (best[0], best[2]), (hand, skip)
 
 
 def test_input_forms_agree():
