@@ -70,12 +70,12 @@ SETTINGS_KEY = "gin.settings.v1"
 
 
 class Server:
-    """`python3 build.py serve --no-build` on a free port, as a child process."""
+    """`python3 build.py serve --no-build` on a free port (or on `port`), as a child process."""
 
-    def __init__(self, directory: Path | None = None) -> None:
+    def __init__(self, directory: Path | None = None, port: int = 0) -> None:
         where = ["--dir", str(directory)] if directory else ["--no-build"]
         self.proc = subprocess.Popen(
-            [sys.executable, str(ROOT / "build.py"), "serve", *where, "--quiet", "--port", "0"],
+            [sys.executable, str(ROOT / "build.py"), "serve", *where, "--quiet", "--port", str(port)],
             cwd=ROOT,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -84,7 +84,7 @@ class Server:
         line = self.proc.stdout.readline()
         if "http://" not in line:
             self.proc.kill()
-            raise RuntimeError(f"build.py serve did not start: {line!r} {self.proc.stderr.read()}")
+            raise RuntimeError(f"build.py serve did not start on port {port or 'any'}: {line!r} {self.proc.stderr.read()}")
         self.url = line[line.index("http://") :].strip()
         self.port = urlsplit(self.url).port
 
@@ -778,19 +778,6 @@ def serve_again(srv: Server, directory: Path | None = None) -> Server:
     of `directory` (None: dist/, as `Server`): the same origin, so the service worker and the
     caches a context keeps for it are its again. For a module's shared first visit whose later
     tests need its server."""
-    again = Server.__new__(Server)
-    where = ["--dir", str(directory)] if directory else ["--no-build"]
-    again.proc = subprocess.Popen(
-        [sys.executable, str(ROOT / "build.py"), "serve", *where, "--quiet", "--port", str(srv.port)],
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    line = again.proc.stdout.readline()
-    if "http://" not in line:
-        again.proc.kill()
-        raise RuntimeError(f"build.py serve did not start again on {srv.port}: {line!r} {again.proc.stderr.read()}")
-    again.url, again.port = line[line.index("http://") :].strip(), srv.port
+    again = Server(directory, port=srv.port)
     assert again.url == srv.url, (again.url, srv.url)
     return again
