@@ -18,6 +18,7 @@ from __future__ import annotations
 import base64
 import json
 import os
+import platform
 import queue
 import re
 import shutil
@@ -286,7 +287,21 @@ class WebKit(Engine):
             self.close()
             raise EngineError("Xvfb did not start")
         port = _free_port()
-        env = {**os.environ, "DISPLAY": f":{display}", "LIBGL_ALWAYS_SOFTWARE": "1"}
+        # The browser's website data (storage, service workers, Cache Storage, HTTP cache) in this
+        # session's folder: under ~/.local/share and ~/.cache/webkit_window.py every run left its
+        # build there (~20 MB each), and a later run whose server got the same port found it, its
+        # first visit a returning one. GStreamer's plugin registry and Mesa's shader cache stay
+        # the user's: they are not the page's, and cost seconds to make again.
+        home_cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+        env = {
+            **os.environ,
+            "DISPLAY": f":{display}",
+            "LIBGL_ALWAYS_SOFTWARE": "1",
+            "XDG_DATA_HOME": str(self.tmp / "data"),
+            "XDG_CACHE_HOME": str(self.tmp / "cache"),
+            "GST_REGISTRY": str(home_cache / "gstreamer-1.0" / f"registry.{platform.machine()}.bin"),
+            "MESA_SHADER_CACHE_DIR": str(home_cache / "mesa_shader_cache"),
+        }
         self.procs.append(subprocess.Popen([driver, f"--port={port}", "--host=127.0.0.1"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
         self.base = f"http://127.0.0.1:{port}"
         deadline = time.monotonic() + 30

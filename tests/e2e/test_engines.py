@@ -379,6 +379,11 @@ def wait_snapshot_cached(visit) -> None:
         timeout_s=120,
         what="the snapshot in the service worker's cache",
     )
+    if visit.engine.name == "webkit":
+        # WebKit keeps it in the session's own folder, never in the user's ~/.cache, where a
+        # later run on the same port would find it (engine_drivers.WebKit).
+        kept = list((visit.engine.tmp / "cache").rglob("CacheStorage"))
+        assert kept, f"no Cache Storage under {visit.engine.tmp / 'cache'}"
 
 
 def test_offline_reload_mid_deal_boots_from_the_snapshot_and_keeps_the_view(visit):
