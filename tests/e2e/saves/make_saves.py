@@ -1,4 +1,4 @@
-"""Write the saves test_table_more.py and test_data_safety.py load: `python3 tests/e2e/saves/make_saves.py` from the repository.
+"""Write the saves test_table_more.py, test_history.py and test_data_safety.py load: `python3 tests/e2e/saves/make_saves.py` from the repository.
 
 Each is found with the engine and the computer's policy (gin.ai, level "easy" as the tests set it)
 and a simple scripted player at seat 0. A save replays its recorded actions, so the files stay valid
@@ -99,6 +99,14 @@ def finished_match(seed="OVER-0001", rules="traditional"):
     return match.to_save()
 
 
+def short_finished_match():
+    """OVER-0023: the shortest finished match of OVER-0001..OVER-0199 (finished_match) with a knock,
+    an undercut and a void deal among at least three deals (8 deals, 293 steps against OVER-0001's
+    13 and 458): test_history.py's viewer steps through it, below the 9 deals from which the
+    review asks for extra engines."""
+    return finished_match("OVER-0023")
+
+
 def kept_matches(count=52):
     """KEEP-0000...: finished matches (Estándar rules) for test_data_safety.py, more than the 50 a
     browser keeps; gzipped, as the ~500 KB of their JSON would be a large file to keep in git."""
@@ -106,7 +114,7 @@ def kept_matches(count=52):
 
 
 if __name__ == "__main__":
-    for name, save in (("void", void_deal()), ("big-gin", big_gin()), ("over", finished_match())):
+    for name, save in (("void", void_deal()), ("big-gin", big_gin()), ("over", finished_match()), ("over", short_finished_match())):
         path = HERE / f"{name}-{save['seed']}.json"
         path.write_text(json.dumps(save))
         print(path.name, len(save["actions"]), "actions")
