@@ -125,6 +125,25 @@ console.log(JSON.stringify({ ready, call, terminated: w.terminated, sent: w.sent
     assert out["same"] is True, out
 
 
+def test_an_engine_of_another_build_is_refused_at_its_first_word():
+    # The worker's first word names its build: another build's worker is stopped there, before its
+    # start downloads and restores the runtime (a phone's seconds and megabytes for nothing).
+    out = run(r"""
+const engine = createEngine({ workerUrl: "x", build: "PAGE" });
+const w = workers[0];
+w.say({ type: "progress", stage: "runtime", build: "NEWER" });
+const soon = (p) => Promise.race([p, new Promise((r) => setImmediate(() => r("pending")))]);
+const ready = await soon(settle(engine.ready));
+const same = createEngine({ workerUrl: "x", build: "PAGE" });
+workers[1].say({ type: "progress", stage: "runtime", build: "PAGE" });
+const going = await soon(settle(same.ready));
+workers[1].say({ type: "ready", timings: { build: "PAGE" } });
+console.log(JSON.stringify({ ready, terminated: w.terminated, going, same: Object.keys((await settle(same.ready)).ok || {}), sameTerminated: workers[1].terminated }));
+""")
+    assert out["ready"] == {"code": "other_build"} and out["terminated"] is True, out
+    assert out["going"] == "pending" and out["same"] == ["timings"] and out["sameTerminated"] is False, out
+
+
 def test_a_start_that_hangs_after_its_first_word_fails_with_the_retry_screen():
     # The worker says "runtime" (its script runs) and then nothing: a fetch nobody answers, a
     # restore that never returns. The page must not wait forever on the loading screen: the

@@ -86,7 +86,7 @@ async function startEngine() {
   if (typeof WebAssembly !== "object" || typeof WebAssembly.instantiate !== "function") {
     throw new BootError("runtime", "no_wasm", "WebAssembly is not available");
   }
-  self.postMessage({ type: "progress", stage: "runtime" });
+  self.postMessage({ type: "progress", stage: "runtime", build: BUILD.id }); // the page refuses another build's here
   const modules = importPyodide(startup);
   const staging = await stageFirstVisit(startup);
   const found = findSnapshot(startup);

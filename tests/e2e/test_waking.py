@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from conftest import _WIPE, NO_WAY_OUT, SETTINGS_KEY, GatedServer, _wait_ready, guard_context, watch_errors
-from test_table import ARTIFACTS, button, hand_cards, settle
+from test_table import button, hand_cards, settle, shoot
 from test_table_more import put_strings_in_storage
 
 SHOWN_KEY = "gin.shown.v1"
@@ -209,10 +209,9 @@ def test_a_reload_draws_the_saved_table_at_once_and_plays_a_queued_draw_once(tab
     assert hand_cards(tab) == hand
     assert scores(tab) == points
     assert tab.get_by_role("status").filter(has_text="Despertando el juego…").count() == 1
-    ARTIFACTS.mkdir(exist_ok=True)
     for size in ((844, 390), (1280, 800), PHONE):
         tab.set_viewport_size({"width": size[0], "height": size[1]})
-        tab.screenshot(path=str(ARTIFACTS / f"waking-{size[0]}x{size[1]}.png"))
+        shoot(tab, "waking", size)
         # The mark covers nothing played: no card of the hand (its meld marks included), no label.
         covered = tab.evaluate(COVERED, ".waking-mark")
         assert covered["inside"] and not covered["hits"], (size, covered)
@@ -491,10 +490,9 @@ def test_a_first_visit_shows_the_tables_frame_from_the_first_paint(browser, tab,
     assert tab.locator(".boot .frame-piles .card.back").is_visible()
     box = tab.locator(".frame-hand").bounding_box()
     assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE[0] + 1 and box["y"] + box["height"] <= PHONE[1] + 1
-    ARTIFACTS.mkdir(exist_ok=True)
     for size in (PHONE, (844, 390), (1280, 800)):
         tab.set_viewport_size({"width": size[0], "height": size[1]})
-        tab.screenshot(path=str(ARTIFACTS / f"first-frame-{size[0]}x{size[1]}.png"))
+        shoot(tab, "first-frame", size)
     tab.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
     view = release(tab, site)
     assert len(view["hand"]) == 10 and len(hand_cards(tab)) == 10

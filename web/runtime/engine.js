@@ -43,8 +43,9 @@ export const BUSY_TIMEOUT_MS = 120_000;
 
 // This page's build ({id, gin_integrity, ...}, put in by build.py; null
 // outside a build): the engine's worker must be of the same build (it says
-// its id in `ready`), else the tab would run an engine of another build (a
-// replacement worker fetched after a newer build took over).
+// its id in its first word and in `ready`), else the tab would run an
+// engine of another build (a replacement worker fetched after a newer build
+// took over).
 const PAGE_BUILD = typeof self === "undefined" ? null : self.__GIN_BUILD;
 
 // One engine as the page holds it (createEngine's record; every function
@@ -99,13 +100,15 @@ function startWorker(engine, { workerUrl, role, fresh }) {
   return [];
 }
 
+// A worker of another build: never used (its protocol and engine may differ).
+function refuseOtherBuild(engine, build) {
+  if (engine.worker) engine.worker.terminate();
+  engine.worker = null;
+  return failStart(engine, new BootError("start", "other_build", `page ${engine.build}, engine ${build}`));
+}
+
 function onReady(engine, timings) {
-  if (engine.build && timings.build !== engine.build) {
-    // A worker of another build: never used (its protocol and engine may differ).
-    if (engine.worker) engine.worker.terminate();
-    engine.worker = null;
-    return failStart(engine, new BootError("start", "other_build", `page ${engine.build}, engine ${timings.build}`));
-  }
+  if (engine.build && timings.build !== engine.build) return refuseOtherBuild(engine, timings.build);
   engine.settled = true;
   clearTimeout(engine.silence);
   engine.onProgress("ready");
@@ -157,7 +160,11 @@ function onMessage(engine, event) {
   const message = event.data;
   if (engine.failed && (message.type === "progress" || message.type === "ready")) return; // too late: the page said why
   if (message.type === "progress") {
-    engine.onProgress(message.stage);
+    // Its first word ("runtime") says which build it is: another build's worker is stopped
+    // there, before its start downloads and restores anything (`ready` says it too: a worker
+    // of a build before this word carried it is refused there).
+    if (engine.build && message.build !== undefined && message.build !== engine.build) refuseOtherBuild(engine, message.build);
+    else engine.onProgress(message.stage);
   } else if (message.type === "ready") {
     onReady(engine, message.timings);
   } else if (message.type === "boot_error") {

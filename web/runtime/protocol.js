@@ -6,7 +6,9 @@
 //   {type: "playable"}                          the first match is on screen: the
 //                                               worker's work for later may start
 // The worker to the page:
-//   {type: "progress", stage}                   stage: runtime | installer | engine
+//   {type: "progress", stage, build}            stage: runtime | installer | engine; the first
+//                                               ("runtime") carries the worker's build id: the
+//                                               page refuses another build's at once (other_build)
 //   {type: "ready", timings}                    timings.build: the worker's build id (the
 //                                               page refuses another build's: other_build)
 //   {type: "boot_error", stage, code, detail}   code: no_wasm | missing_file | boot_failed | no_snapshot
