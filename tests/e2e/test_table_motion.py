@@ -10,7 +10,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import _MAYBE_FOREIGN, _is_foreign, resize
+from conftest import resize
 from test_table import button, settle, setup, ui
 from test_table_phone import touch
 
@@ -232,42 +232,57 @@ def _frames_and_seconds(path: Path) -> tuple[int, float]:
     return int(info["streams"][0]["nb_read_frames"]), float(info["format"]["duration"])
 
 
+RECORDED = [(390, 844), (844, 390), (1280, 800)]
+NO_MOTION = "() => document.getAnimations().filter(a => a.playState === 'running').length === 0"
+
+
 @pytest.mark.alone
-@pytest.mark.parametrize("size", [(390, 844), (844, 390), (1280, 800)], ids=["390x844", "844x390", "1280x800"])
-def test_record_one_deal(browser, open_app, size, tmp_path):
-    if not Path(os.environ.get("PLAYWRIGHT_BROWSERS_PATH", "/nonexistent")).is_dir():
-        pytest.fail("no ffmpeg for Playwright's video: run the tests through `python3 build.py test`")
-    viewport = {"width": size[0], "height": size[1]}
-    # The phones filmed at their size; the desktop at 800x500, Playwright's own size for it (the
-    # viewport scaled to fit 800x800): each frame is encoded twice (JPEG, then VP8), and 1280x800
-    # cost ~2.5 CPU-s more for the same deal.
-    frame = viewport if size[0] <= 844 else {"width": 800, "height": round(size[1] * 800 / size[0])}
-    # No service worker: it would precache the whole build (every file fetched and hashed, the
-    # snapshot decoded) while the deal is recorded, work that is no part of what is filmed.
-    ctx = browser.new_context(locale="es-ES", viewport=viewport, record_video_dir=str(tmp_path), record_video_size=frame,
-                              service_workers="block")
-    ctx.route(_MAYBE_FOREIGN, lambda route: route.abort() if _is_foreign(route.request.url) else route.continue_())
-    page = ctx.new_page()
-    page.emulate_media(reduced_motion="no-preference")
-    open_app(page, hash="#seed=TEST-0001", settings={**MOVING, "speed": "slow"})
-    page.wait_for_timeout(2500)  # the deal
-    view = settle(page)
-    if view["phase"].startswith("upcard"):
-        button(page, "Pasar").click()
-        page.wait_for_timeout(1500)
-        view = settle(page)
-    button(page, "Mazo").click()
-    page.wait_for_timeout(1200)  # the draw, melds re-forming
-    view = settle(page)
-    card = next(a["card"] for a in view["legal"] if a["type"] == "discard")
-    page.locator(f'.hand [data-card="{card}"]').dblclick(position={"x": 8, "y": 20})
-    page.wait_for_timeout(2500)  # the discard, the computer's draw and discard
-    ctx.close()  # writes the video
-    ARTIFACTS.mkdir(exist_ok=True)
-    path = ARTIFACTS / f"deal-{size[0]}x{size[1]}.webm"
-    page.video.save_as(path)
-    frames, seconds = _frames_and_seconds(path)
-    assert seconds > 5 and frames > 100, (frames, seconds)
+class TestRecordOneDeal:
+    """One page of the returning visitor (tests/e2e/conftest.py SharedTable), booted once at the
+    first size, with TEST-0001 at slow speed; at each size the same deal dealt again (Repetir) and
+    filmed with the page's screencast from the deal to the computer's answer to the player's first
+    discard, each move waited for until its cards lie still, into test-artifacts/deal-<size>.webm.
+    (A context recording its pages filmed a cold boot of its own first, for every size.)"""
+
+    @pytest.mark.parametrize("size", RECORDED, ids=[f"{w}x{h}" for w, h in RECORDED])
+    def test_record_one_deal(self, shared_table, open_app, size):
+        if not Path(os.environ.get("PLAYWRIGHT_BROWSERS_PATH", "/nonexistent")).is_dir():
+            pytest.fail("no ffmpeg for Playwright's video: run the tests through `python3 build.py test`")
+
+        def opened(page):
+            open_moving(page, open_app, size, settings={**MOVING, "speed": "slow"})
+
+        page = shared_table.get("record", opened)
+        resize(page, size)
+        # The phones filmed at their size; the desktop at 800x500, Playwright's own size for it (the
+        # viewport scaled to fit 800x800): each frame is encoded twice (JPEG, then VP9), and 1280x800
+        # cost ~2.5 CPU-s more for the same deal.
+        frame = {"width": size[0], "height": size[1]} if size[0] <= 844 else {"width": 800, "height": round(size[1] * 800 / size[0])}
+        ARTIFACTS.mkdir(exist_ok=True)
+        path = ARTIFACTS / f"deal-{size[0]}x{size[1]}.webm"
+        button(page, "Menú").click()
+        button(page, "Repetir").click()
+        page.screencast.start(path=str(path), size=frame)
+        try:
+            button(page, "Empezar").click()
+            page.wait_for_function("() => document.getElementById('app').hasAttribute('data-dealing')")  # dealt anew: it flies
+            view = settle(page)  # the deal has landed
+            page.wait_for_function(NO_MOTION)
+            if view["phase"].startswith("upcard"):
+                button(page, "Pasar").click()
+                view = settle(page)
+                page.wait_for_function(NO_MOTION)
+            button(page, "Mazo").click()
+            view = settle(page)
+            page.wait_for_function(NO_MOTION)  # the draw, melds re-forming
+            card = next(a["card"] for a in view["legal"] if a["type"] == "discard")
+            page.locator(f'.hand [data-card="{card}"]').dblclick(position={"x": 8, "y": 20})
+            settle(page)  # the discard, the computer's draw and discard
+            page.wait_for_function(NO_MOTION)
+        finally:
+            page.screencast.stop()  # writes the video
+        frames, seconds = _frames_and_seconds(path)
+        assert seconds > 5 and frames > 100, (frames, seconds)
 
 
 @pytest.mark.parametrize("size", [(390, 844), (1280, 800)], ids=["phone", "desktop"])
