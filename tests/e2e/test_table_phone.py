@@ -189,7 +189,9 @@ def test_an_open_menu_holds_the_computer_until_it_closes(page, open_app):
     actions = len(page.evaluate("window.ginApp.save.actions"))
     page.locator(f'.hand [data-card="{card}"]').dblclick(position={"x": 8, "y": 20})
     button(page, "Menú").click()
-    page.wait_for_timeout(2500)  # longer than the flight and the pause together
+    # Until the page is idle: the computer's pause and the flight in front of it over, and its
+    # turn left for the menu to close (a computer that went on would be idle only after its draw).
+    page.evaluate("() => window.ginApp.idle()")
     held = page.evaluate("window.ginApp.view")
     assert held["to_act"] == 1 and card in held["discard"]
     assert len(page.evaluate("window.ginApp.save.actions")) == actions + 1  # only the discard
@@ -228,7 +230,6 @@ def test_a_card_in_flight_is_no_target(phone, open_app):
     """At a deal's start the player's cards fly over the stock: a tap there reaches the stock."""
     page = phone
     page.emulate_media(reduced_motion="no-preference")
-    page.add_init_script(PACE_PROBE)
     open_app(page, hash=f"#seed={SEED}", settings=TOUCH_MOVING)
     x, y = centre(page, ".pile.stock .pile-cards")
     flying = running_flights(page)
