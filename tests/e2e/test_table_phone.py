@@ -620,8 +620,9 @@ def boxes(page, selector):
 
 
 class TestTheTopBar:
-    """The match with three-digit scores opened once per language (tests/e2e/conftest.py
-    SharedTable) and looked at in turn at each width."""
+    """The match with three-digit scores opened once (tests/e2e/conftest.py SharedTable) in the
+    first test's language and looked at in turn at each width; the other language chosen in the
+    menu, as a player does."""
 
     @pytest.mark.parametrize("width", [320, 360, 390])
     @pytest.mark.parametrize("lang", ["en", "es"])
@@ -634,7 +635,12 @@ class TestTheTopBar:
             page.emulate_media(reduced_motion="reduce")
             open_app(page, hash=f"#seed={high_scores_save['seed']}", settings={**TOUCH_FAST, "lang": lang})
 
-        page = shared_table.get(lang, opened)
+        page = shared_table.get("scores", opened)
+        if page.evaluate("document.documentElement.lang") != lang:
+            button(page, "Menu" if lang == "es" else "Menú").click()
+            page.select_option("#menu-lang", lang)
+            button(page, "Volver a la mesa" if lang == "es" else "Back to the table").click()
+            assert page.evaluate("[document.documentElement.lang, window.ginApp.settings.lang]") == [lang, lang]
         resize(page, (width, 700))
         top_bar_fits(page, settle(page), lang, width)
 
