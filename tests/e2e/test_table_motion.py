@@ -285,11 +285,20 @@ class TestRecordOneDeal:
         assert seconds > 5 and frames > 100, (frames, seconds)
 
 
-@pytest.mark.parametrize("size", [(390, 844), (1280, 800)], ids=["phone", "desktop"])
-def test_drag_a_card_onto_the_pile_discards_it(page, open_app, size):
-    # Still cards (drag.js: reduced motion or speed "instant", one and the same): "instant" takes
-    # the computer's pauses out too, no part of it.
-    view = to_draw(page, open_moving(page, open_app, size, reduced=True, settings={**MOVING, "speed": "instant"}))
+class TestDragOntoThePile:
+    """One table (tests/e2e/conftest.py SharedTable) opened at the first size; at each size the
+    player draws from the stock and drags a card of the hand: away from the pile, then onto it."""
+
+    @pytest.mark.parametrize("size", [(390, 844), (1280, 800)], ids=["phone", "desktop"])
+    def test_drag_a_card_onto_the_pile_discards_it(self, shared_table, open_app, size):
+        # Still cards (drag.js: reduced motion or speed "instant", one and the same): "instant"
+        # takes the computer's pauses out too, no part of it.
+        page = shared_table.get("drag", lambda page: open_moving(page, open_app, size, reduced=True, settings={**MOVING, "speed": "instant"}))
+        resize(page, size)
+        drag_onto_the_pile(page, to_draw(page, settle(page)))
+
+
+def drag_onto_the_pile(page, view):
     button(page, "Mazo").click()
     view = settle(page)
     card = next(a["card"] for a in view["legal"] if a["type"] == "discard")
