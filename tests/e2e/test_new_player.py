@@ -141,9 +141,9 @@ def test_notices_fit_in_landscape_and_on_the_desktop(returning, open_app):
         assert not page.errors, page.errors
 
 
-def test_an_informational_notice_goes_by_itself_once_read_and_waits_while_held(page, open_app, context):
+def test_an_informational_notice_goes_by_itself_once_read_and_waits_while_held(page, open_app):
     page.set_viewport_size({"width": DESKTOP[0], "height": DESKTOP[1]})
-    bad_storage(context, {"speed": "ligero"}, broken_match=False)
+    bad_storage(page, {"speed": "ligero"}, broken_match=False)
     # The page's own clock, so that the notice's seconds pass at once when told (time runs as
     # usual otherwise; the engine's worker has its own clock).
     page.clock.install()
