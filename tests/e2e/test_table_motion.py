@@ -121,6 +121,20 @@ def test_the_keyed_update_moves_only_what_moved(page, server):
     assert page.evaluate(MORPH, [hand, hand, "c3"])["flags"] == [True, False]
 
 
+# Once the drawn card shows (the view in the discard phase): its mark, its pointer-events and
+# whether its flight runs; then a click on another card of the hand (a selection, rendered at
+# once) and the drawn card's mark and flight after that render, all in the same task.
+MID_FLIGHT = """async () => {
+  while (window.ginApp.view.phase !== 'discard') await new Promise((r) => requestAnimationFrame(r));
+  const drawn = window.ginApp.view.drawn, other = window.ginApp.view.hand.find((c) => c !== drawn);
+  const card = document.querySelector(`.hand [data-card='${drawn}']`);
+  const flying = () => card.getAnimations().some((a) => a.playState === 'running');
+  const seen = { drawn, other, marked: card.getAttribute('data-flying'), pointer: getComputedStyle(card).pointerEvents, flying: flying() };
+  document.querySelector(`.hand [data-card='${other}']`).dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true, composed: true }));
+  return { ...seen, selected: window.ginApp.ui.selected, after: card.getAttribute('data-flying'), still: flying() };
+}"""
+
+
 @pytest.mark.alone
 def test_a_flying_card_is_marked_until_it_lands(page, open_app):
     """The motion layer marks a card in flight (on top, no target) for exactly its flight, through
@@ -129,15 +143,15 @@ def test_a_flying_card_is_marked_until_it_lands(page, open_app):
     page.wait_for_function("() => document.getAnimations().filter(a => a.playState === 'running').length === 0")
     assert page.locator("[data-flying]").count() == 0
     button(page, "Mazo").click()
-    page.wait_for_function("() => window.ginApp.view.phase === 'discard'")
-    drawn = page.evaluate("window.ginApp.view.drawn")
+    # The draw's flight lasts 280 ms: read in the page, in a frame it flies (four round trips from
+    # here outlasted it on a loaded machine: the mark read after the card had landed).
+    seen = page.evaluate(MID_FLIGHT)
+    drawn, other = seen["drawn"], seen["other"]
+    assert seen["flying"] and seen["marked"] == "" and seen["pointer"] == "none", seen
+    assert seen["selected"] == other and seen["still"], seen  # a render mid-flight (a selection)
+    assert seen["after"] == "", ("a render in the middle of the flight took its mark", seen)
     card = page.locator(f'.hand [data-card="{drawn}"]')
-    assert card.get_attribute("data-flying") == ""
-    assert card.evaluate("(el) => getComputedStyle(el).pointerEvents") == "none"
-    other = next(c for c in page.evaluate("window.ginApp.view.hand") if c != drawn)
-    page.locator(f'.hand [data-card="{other}"]').dispatch_event("click")  # a render mid-flight
     assert ui(page)["selected"] == other
-    assert card.get_attribute("data-flying") == "", "a render in the middle of the flight took its mark"
     page.wait_for_function("() => document.getAnimations().filter(a => a.playState === 'running').length === 0")
     page.wait_for_function("() => document.querySelectorAll('[data-flying]').length === 0")
     assert card.evaluate("(el) => getComputedStyle(el).pointerEvents") == "auto"
