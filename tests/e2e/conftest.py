@@ -19,6 +19,7 @@ Fixtures (reuse them in tests/e2e/test_*.py):
                 returning visitor of that kind (wiped between tests as `returning` is)
   shared_table  a class's SharedTable: one page of the returning visitor kept for the tests of a
                 class that look at one table at several sizes (`.get(key, opener)`; `resize`)
+  shared_phone_table  the same on the touch phone (`phone`'s kind of page, with `.cdp`)
   open_app      open_app(page, url=None, hash="", settings={"speed": "instant"}) navigates
                 and waits for window.ginReady; returns its value
   wait_idle     wait_idle(page): until queued engine calls and computer turns are done
@@ -781,3 +782,36 @@ def serve_again(srv: Server, directory: Path | None = None) -> Server:
     again = Server(directory, port=srv.port)
     assert again.url == srv.url, (again.url, srv.url)
     return again
+
+
+class SharedPhoneTable(SharedTable):
+    """A SharedTable on the touch phone (this worker's `returning_phone`): its page has `.cdp`, a
+    DevTools session for real touch events, as `phone`'s has."""
+
+    def get(self, key, opener):
+        def opened(page):
+            page.cdp = self.visitor.context.new_cdp_session(page)
+            opener(page)
+
+        return super().get(key, opened)
+
+
+@pytest.fixture(scope="class")
+def _shared_phone_table(returning_phone):
+    shared = SharedPhoneTable(returning_phone)
+    yield shared
+    shared.close()
+
+
+@pytest.fixture
+def shared_phone_table(_shared_phone_table, request):
+    """`shared_table` on the touch phone at 390×844 (`phone`'s kind of page, with `.cdp`): one page
+    kept for the tests of a class that go on from the table the one before left; its page's
+    errors fail the test they happen in, and after a failure the next test opens a new page."""
+    failed = request.session.testsfailed
+    yield _shared_phone_table
+    page = _shared_phone_table.page
+    errors = list(page.errors) if page is not None else []
+    if errors or request.session.testsfailed != failed:
+        _shared_phone_table.close()
+    assert not errors, "\n".join(errors)

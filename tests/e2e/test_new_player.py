@@ -141,9 +141,9 @@ def test_notices_fit_in_landscape_and_on_the_desktop(returning, open_app):
         assert not page.errors, page.errors
 
 
-def test_an_informational_notice_goes_by_itself_once_read_and_waits_while_held(page, open_app, context):
+def test_an_informational_notice_goes_by_itself_once_read_and_waits_while_held(page, open_app):
     page.set_viewport_size({"width": DESKTOP[0], "height": DESKTOP[1]})
-    bad_storage(context, {"speed": "ligero"}, broken_match=False)
+    bad_storage(page, {"speed": "ligero"}, broken_match=False)
     # The page's own clock, so that the notice's seconds pass at once when told (time runs as
     # usual otherwise; the engine's worker has its own clock).
     page.clock.install()
@@ -294,43 +294,70 @@ def opened_still(page, open_app, settings):
     return view
 
 
-def test_the_deal_shows_tomar_and_the_upcard_only_once_landed_and_a_tap_lands_it(phone, open_app):
-    page = phone
-    page.add_init_script(LANDING_PROBE)
-    view = opened_still(page, open_app, MOVING)
-    tap_on(page, '.actions [data-intent="pass"]')
-    view = settle(page)
-    if view["phase"] == "draw":
-        tap_on(page, ".pile.stock")
+def landing_table(open_app):
+    """TestTheDealLands' page: the landing probe, then the page opened still at slow speed."""
+
+    def opened(page):
+        page.add_init_script(LANDING_PROBE)
+        opened_still(page, open_app, MOVING)
+
+    return opened
+
+
+class TestTheDealLands:
+    """On a touch phone: one page (tests/e2e/conftest.py shared_phone_table) opened by the first
+    test; the next one deals again on the table the one before left (each deal is dealt anew:
+    deal_again)."""
+
+    def test_the_deal_shows_tomar_and_the_upcard_only_once_landed_and_a_tap_lands_it(self, shared_phone_table, open_app):
+        page = shared_phone_table.get("landing", landing_table(open_app))
+        tap_on(page, '.actions [data-intent="pass"]')
+        view = settle(page)
+        if view["phase"] == "draw":
+            tap_on(page, ".pile.stock")
+            settle(page)
+        # Dealt again: nothing told while the cards fly, all of it once they are down.
+        deal_again(page)
+        shoot(page, "mid-deal", PHONE)
+        page.set_viewport_size({"width": LANDSCAPE[0], "height": LANDSCAPE[1]})  # turned mid-deal: still nothing told
+        shoot(page, "mid-deal", LANDSCAPE)
+        page.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
+        page.wait_for_function("() => document.querySelector('[data-key=\"act:take\"]')?.checkVisibility({visibilityProperty: true})", timeout=15_000)
+        assert page.evaluate(NO_FLIGHT)
+        landing = page.evaluate("window.__landing")
+        assert landing["flyingFrames"] > 10 and landing["told"] == [], landing
+        upcard = page.evaluate("window.ginApp.view.discard.at(-1)")
+        assert page.locator("#pile-top").is_visible() and page.locator("#pile-top").inner_text().startswith("Arriba: ")
+        assert_readable(page, "landed deal")
+        # A tap while it lands only lands it, at once: nothing is played or chosen.
+        page.evaluate("window.__landing = { on: false, flyingFrames: 0, told: [] }")
+        tap_on(page, '.actions [data-intent="pass"]')  # a move, or the same deal again is not dealt anew
         settle(page)
-    # Dealt again: nothing told while the cards fly, all of it once they are down.
-    deal_again(page)
-    shoot(page, "mid-deal", PHONE)
-    page.set_viewport_size({"width": LANDSCAPE[0], "height": LANDSCAPE[1]})  # turned mid-deal: still nothing told
-    shoot(page, "mid-deal", LANDSCAPE)
-    page.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
-    page.wait_for_function("() => document.querySelector('[data-key=\"act:take\"]')?.checkVisibility({visibilityProperty: true})", timeout=15_000)
-    assert page.evaluate(NO_FLIGHT)
-    landing = page.evaluate("window.__landing")
-    assert landing["flyingFrames"] > 10 and landing["told"] == [], landing
-    upcard = page.evaluate("window.ginApp.view.discard.at(-1)")
-    assert page.locator("#pile-top").is_visible() and page.locator("#pile-top").inner_text().startswith("Arriba: ")
-    assert_readable(page, "landed deal")
-    # A tap while it lands only lands it, at once: nothing is played or chosen.
-    page.evaluate("window.__landing = { on: false, flyingFrames: 0, told: [] }")
-    tap_on(page, '.actions [data-intent="pass"]')  # a move, or the same deal again is not dealt anew
-    settle(page)
-    deal_again(page)
-    played = page.evaluate("window.ginApp.save.actions.length")
-    page.wait_for_timeout(300)  # a few cards in the air (the slow deal takes 3.8 s)
-    tap_on(page, ".pile.stock")
-    page.wait_for_function(NO_FLIGHT, timeout=600)
-    assert page.evaluate(LANDED)
-    assert button(page, "Tomar").is_visible() and button(page, "Pasar").is_visible()
-    view = settle(page)
-    assert view["phase"].startswith("upcard") and view["discard"] == [upcard]
-    assert page.evaluate("window.ginApp.save.actions.length") == played and page.evaluate("window.ginApp.ui.message") is None
-    assert page.evaluate("window.__landing.told") == []
+        deal_again(page)
+        played = page.evaluate("window.ginApp.save.actions.length")
+        page.wait_for_timeout(300)  # a few cards in the air (the slow deal takes 3.8 s)
+        tap_on(page, ".pile.stock")
+        page.wait_for_function(NO_FLIGHT, timeout=600)
+        assert page.evaluate(LANDED)
+        assert button(page, "Tomar").is_visible() and button(page, "Pasar").is_visible()
+        view = settle(page)
+        assert view["phase"].startswith("upcard") and view["discard"] == [upcard]
+        assert page.evaluate("window.ginApp.save.actions.length") == played and page.evaluate("window.ginApp.ui.message") is None
+        assert page.evaluate("window.__landing.told") == []
+
+    def test_a_tap_on_menu_while_the_deal_lands_lands_it_and_opens_the_menu(self, shared_phone_table, open_app):
+        page = shared_phone_table.get("landing", landing_table(open_app))
+        deal_again(page)
+        page.wait_for_timeout(300)  # a few cards in the air (the slow deal takes 3.8 s)
+        assert not page.evaluate(LANDED)
+        played = page.evaluate("window.ginApp.save.actions.length")
+        tap_on(page, '.topbar [data-key="menu"]')
+        page.wait_for_function(NO_FLIGHT, timeout=600)
+        assert page.evaluate(LANDED)
+        page.get_by_role("dialog", name="Menú").wait_for(timeout=2_000)
+        assert page.evaluate("document.getElementById('app').dataset.menu") == "true"
+        assert page.evaluate("window.ginApp.save.actions.length") == played
+        shoot(page, "menu-over-landed-deal", PHONE)
 
 
 def test_a_key_lands_the_deal_and_does_nothing_else(page, open_app):
@@ -349,23 +376,6 @@ def test_a_key_lands_the_deal_and_does_nothing_else(page, open_app):
     view = settle(page)
     assert view["phase"].startswith("upcard") and page.evaluate("window.ginApp.save.actions.length") == 0
     assert page.evaluate("window.__landing.told") == []
-
-
-def test_a_tap_on_menu_while_the_deal_lands_lands_it_and_opens_the_menu(phone, open_app):
-    page = phone
-    page.add_init_script(LANDING_PROBE)
-    opened_still(page, open_app, MOVING)
-    deal_again(page)
-    page.wait_for_timeout(300)  # a few cards in the air (the slow deal takes 3.8 s)
-    assert not page.evaluate(LANDED)
-    played = page.evaluate("window.ginApp.save.actions.length")
-    tap_on(page, '.topbar [data-key="menu"]')
-    page.wait_for_function(NO_FLIGHT, timeout=600)
-    assert page.evaluate(LANDED)
-    page.get_by_role("dialog", name="Menú").wait_for(timeout=2_000)
-    assert page.evaluate("document.getElementById('app').dataset.menu") == "true"
-    assert page.evaluate("window.ginApp.save.actions.length") == played
-    shoot(page, "menu-over-landed-deal", PHONE)
 
 
 # --- 2. a link opened in a new tab asks -----------------------------------------------------------

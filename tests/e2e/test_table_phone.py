@@ -189,7 +189,9 @@ def test_an_open_menu_holds_the_computer_until_it_closes(page, open_app):
     actions = len(page.evaluate("window.ginApp.save.actions"))
     page.locator(f'.hand [data-card="{card}"]').dblclick(position={"x": 8, "y": 20})
     button(page, "Menú").click()
-    page.wait_for_timeout(2500)  # longer than the flight and the pause together
+    # Until the page is idle: the computer's pause and the flight in front of it over, and its
+    # turn left for the menu to close (a computer that went on would be idle only after its draw).
+    page.evaluate("() => window.ginApp.idle()")
     held = page.evaluate("window.ginApp.view")
     assert held["to_act"] == 1 and card in held["discard"]
     assert len(page.evaluate("window.ginApp.save.actions")) == actions + 1  # only the discard
@@ -228,7 +230,6 @@ def test_a_card_in_flight_is_no_target(phone, open_app):
     """At a deal's start the player's cards fly over the stock: a tap there reaches the stock."""
     page = phone
     page.emulate_media(reduced_motion="no-preference")
-    page.add_init_script(PACE_PROBE)
     open_app(page, hash=f"#seed={SEED}", settings=TOUCH_MOVING)
     x, y = centre(page, ".pile.stock .pile-cards")
     flying = running_flights(page)
@@ -619,8 +620,9 @@ def boxes(page, selector):
 
 
 class TestTheTopBar:
-    """The match with three-digit scores opened once per language (tests/e2e/conftest.py
-    SharedTable) and looked at in turn at each width."""
+    """The match with three-digit scores opened once (tests/e2e/conftest.py SharedTable) in the
+    first test's language and looked at in turn at each width; the other language chosen in the
+    menu, as a player does."""
 
     @pytest.mark.parametrize("width", [320, 360, 390])
     @pytest.mark.parametrize("lang", ["en", "es"])
@@ -633,7 +635,12 @@ class TestTheTopBar:
             page.emulate_media(reduced_motion="reduce")
             open_app(page, hash=f"#seed={high_scores_save['seed']}", settings={**TOUCH_FAST, "lang": lang})
 
-        page = shared_table.get(lang, opened)
+        page = shared_table.get("scores", opened)
+        if page.evaluate("document.documentElement.lang") != lang:
+            button(page, "Menu" if lang == "es" else "Menú").click()
+            page.select_option("#menu-lang", lang)
+            button(page, "Volver a la mesa" if lang == "es" else "Back to the table").click()
+            assert page.evaluate("[document.documentElement.lang, window.ginApp.settings.lang]") == [lang, lang]
         resize(page, (width, 700))
         top_bar_fits(page, settle(page), lang, width)
 
