@@ -685,6 +685,25 @@ def test_the_days_offer_is_a_dialog_that_takes_the_focus_covers_no_control_and_g
         close(visitor, page)
 
 
+def test_the_days_offer_goes_once_the_player_begins_the_match_on_the_table(visitor, open_app):
+    # The offer is to play today's match instead of this one: once the player has made a move in
+    # this one, it is moot and gives the felt back (it is not a "no": nothing is stored).
+    context, page = new_page(visitor, "Europe/Madrid", utc("2026-12-03T18:00:00"), size=PHONE)
+    try:
+        open_app(page, settings=SETTINGS)  # a new match, not begun: the offer comes over it
+        offer = page.get_by_role("dialog", name=OFFER)
+        offer.wait_for()
+        view, _ = settled(page)
+        assert view["to_act"] == 0, view["phase"]
+        button(page, "Pasar" if view["phase"].startswith("upcard") else "Mazo").click()
+        page.wait_for_function("() => (window.ginApp.view.events || []).some((e) => e.seat === 0)")
+        settle(page)
+        assert offer.count() == 0
+        assert (stored(page, DAILY_KEY) or {}).get("declined") is None
+    finally:
+        close(visitor, page)
+
+
 def test_the_days_offer_waits_for_another_visit_when_the_start_has_a_notice(visitor, open_app):
     # A setting that was not valid is reset and told: that notice needs the felt's room, the offer does not come.
     context, page = new_page(visitor, "Europe/Madrid", utc("2026-12-05T10:00:00"), size=PHONE)

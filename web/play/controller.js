@@ -618,6 +618,7 @@ function act(ctrl, action, after = () => {}) {
     state.ui.hintTarget = null;
     state.ui.selected = null;
     state.ui.lastComputer = null;
+    state.ui.dailyOffer = null; // the match is begun: the start's offer goes (play/daily.js)
     accept(ctrl, result);
     if (action.type === "draw" || action.type === "take") {
       const drawn = state.view.hand.find((c) => !before.hand.includes(c));

@@ -15,7 +15,10 @@
 //               level applies to the next free match)
 //   challenges  the challenges received for the match on the table
 //   daily       {today, done, open}: today's day, finished here, under way
-//   dailyOffer  the seed of the match the start's offer was shown over, or null
+//   dailyOffer  the seed of the match the start's offer was shown over, or null:
+//               answered, or the player began that match (controller.js act):
+//               an offer to play another match instead, moot once this one is
+//               under way (not declined: it may come at another visit's start)
 //   shared      {kind: "shared"|"copied"|"manual", text} after Compartir, or null
 
 import { DAILY_RULES, dailySeed, dayOf, dayOfSeed, levelOfSave } from "../model/daily.js";
