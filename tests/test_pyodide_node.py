@@ -108,3 +108,22 @@ def test_snapshot_boots_reseed_random(tmp_path):
     assert first["random"] != second["random"]
     assert first["steps"] == 60
     assert first["transcript"] == second["transcript"]
+
+
+def test_a_snapshot_boot_compiles_each_wrapper_once(tmp_path):
+    """Emscripten's glue puts ~260 JS functions in the wasm function table at each start, each behind
+    a one-function wasm module (convertJsFunctionToWasm). dist/'s Pyodide compiles each such module
+    once (tools/dist.py PYODIDE_ASM_EDITS): as many compiles as distinct modules, every function still
+    wrapped, and the restored engine deals (tests/wrapper_modules.mjs, dist/'s own pyodide/)."""
+    node = shutil.which("node")
+    if node is None:
+        pytest.fail("node is needed to run Pyodide under Node.js")
+    if not (DIST / "manifest.json").exists():
+        pytest.fail("dist/ is not built: run `python3 build.py build` (or `python3 build.py test`)")
+    out = tmp_path / "wrappers.json"
+    proc = subprocess.run([node, str(RUNNER.with_name("wrapper_modules.mjs")), str(DIST), str(out)], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, f"wrapper_modules.mjs failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}"
+    got = json.loads(out.read_text())
+    assert got["ok"] and got["hand"] == 10, got
+    assert got["wrapped"] > 100, got
+    assert got["compiled"] == got["distinct"] < got["wrapped"], f"wrapper modules compiled {got['compiled']} times for {got['distinct']} distinct ones: {got}"

@@ -38,6 +38,26 @@ PYODIDE_CORE = (
     "python_stdlib.zip",
     "pyodide-lock.json",
 )
+# Edits to Pyodide's Emscripten module (pyodide.asm.mjs as dist/ serves it),
+# each (what it does, the text, its replacement); the build stops if a text is
+# not found exactly once (a new Pyodide: look again). Same behaviour, less work:
+#   Every JS function Pyodide puts in the wasm function table at each start
+#   (reportUndefinedSymbols, ~260 on a snapshot boot) gets a one-function wasm
+#   module of its own compiled to wrap it (convertJsFunctionToWasm), though the
+#   module's bytes depend on the signature alone: compiled once per signature,
+#   each function still its own instance, table slots in the same order (the
+#   snapshot's function pointers). 40 ms of the worker's start on the way to
+#   playable, 15 ms of its CPU (bench/README.md, "A repeat visit's CPU by
+#   thread").
+PYODIDE_ASM_EDITS = (
+    (
+        "wrapper modules compiled once per signature",
+        "var module=new WebAssembly.Module(bytes);var instance=new WebAssembly.Instance(module,{e:{f:func}});",
+        "var key=bytes.join();var module=(convertJsFunctionToWasm.modules??=new Map).get(key);"
+        "if(!module){module=new WebAssembly.Module(bytes);convertJsFunctionToWasm.modules.set(key,module)}"
+        "var instance=new WebAssembly.Instance(module,{e:{f:func}});",
+    ),
+)
 # Pyodide's lock file pins a different build of micropip than PyPI serves, so
 # loading it by name fails; we ship PyPI's wheel and load it by URL instead.
 MICROPIP_WHEEL = "micropip-0.11.1-py3-none-any.whl"
@@ -82,6 +102,16 @@ def ensure_pyodide() -> Path:
     if version != PYODIDE_VERSION:
         sys.exit(f"build: web/node_modules has pyodide {version}, tools/dist.py pins {PYODIDE_VERSION}")
     return pkg
+
+
+def edited_pyodide_asm(source: bytes) -> bytes:
+    """pyodide.asm.mjs with PYODIDE_ASM_EDITS made."""
+    text = source.decode()
+    for what, old, new in PYODIDE_ASM_EDITS:
+        if text.count(old) != 1:
+            sys.exit(f"build: pyodide.asm.mjs has {text.count(old)} places for the edit '{what}' (tools/dist.py PYODIDE_ASM_EDITS), not 1")
+        text = text.replace(old, new)
+    return text.encode()
 
 
 def ensure_micropip() -> Path:
@@ -228,6 +258,7 @@ def build() -> dict:
     outputs: dict[str, bytes] = {}
     for name in PYODIDE_CORE:
         outputs[f"pyodide/{name}"] = (pyodide / name).read_bytes()
+    outputs["pyodide/pyodide.asm.mjs"] = edited_pyodide_asm(outputs["pyodide/pyodide.asm.mjs"])
     outputs[f"wheels/{MICROPIP_WHEEL}"] = micropip.read_bytes()
     sources = gin_sources()
     # GIN_BYTECODE=0 builds with Pyodide's source-only stdlib and a wheel
