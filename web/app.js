@@ -7,7 +7,7 @@ import { createStorage } from "./data/storage.js";
 import { seedFromHash } from "./model/seed.js";
 import { linkRules } from "./model/challenge.js";
 import { pickLanguage, translator } from "./text/i18n.js";
-import { renderPage, revealPanel } from "./table/render.js";
+import { buildPanel, renderPage, revealPanel } from "./table/render.js";
 import { dealResultSample } from "./table/panels.js";
 import { createMotion } from "./table/motion.js";
 import { createDealEnd } from "./table/deal-end.js";
@@ -209,7 +209,7 @@ function render(mode = "full") {
   const stage = dealEnd.stageOf(state, animated);
   const shownUi =
     stage === "held" ? { ...state.ui, panel: null, focus: null } : stage === "building" ? { ...state.ui, focus: null, building: true } : state.ui;
-  renderPage(root, state.view, {
+  const pageUi = {
     ...shownUi,
     message,
     t: state.t,
@@ -219,7 +219,10 @@ function render(mode = "full") {
     notices: state.notices,
     settings: state.settings,
     canSave: storage.writable,
-  });
+  };
+  // The deal result panel laid out hidden: over the table the move's render
+  // ("held") has just drawn, only the panel is built (table/deal-end.js).
+  if (stage !== "building" || !buildPanel(root, state.view, pageUi)) renderPage(root, state.view, pageUi);
   if (!stage) motion.animate(state.view, shownUi, state.boot.stage === "ready" ? speed : 0);
   notices.shown(placeNotices(root));
   if (state.boot.stage === "ready") feedback.shown(state.view, state.ui);

@@ -499,6 +499,46 @@ def test_a_first_visit_shows_the_tables_frame_from_the_first_paint(browser, tab,
     assert tab.locator(".frame").count() == 0
 
 
+# Before the page's scripts: each deal result panel put in #app before any deal has ended (the
+# page's warm-up), whether it was hidden then (not under a tap, out of the accessibility tree),
+# and when it went.
+WARM_PROBE = r"""(() => {
+  const w = window.__warm = { added: 0, hidden: null, removed: 0, dealEnded: false };
+  new MutationObserver((records) => {
+    const app = window.ginApp;
+    if (app && app.ui.panel) w.dealEnded = true;
+    for (const r of records) {
+      for (const n of r.addedNodes) {
+        if (n.nodeType !== 1 || !n.matches('.overlay[data-key="panel:deal"]') || w.dealEnded) continue;
+        w.added++;
+        w.hidden = !n.contains(document.elementFromPoint(innerWidth / 2, innerHeight / 2)) && n.getAttribute('aria-hidden') === 'true';
+      }
+      for (const n of r.removedNodes) if (n.nodeType === 1 && n.matches('.overlay[data-key="panel:deal"]') && !w.dealEnded) w.removed++;
+    }
+  }).observe(document, { subtree: true, childList: true });
+})();"""
+
+
+def test_the_page_lays_a_deal_result_panel_out_hidden_at_an_idle_moment_before_the_first_deal_ends(ctx, site):
+    # Issue 33: the first deal result panel a page lays out pays for its script's first run and
+    # its first layout; the page pays for them at idle moments once the table is up, with a
+    # made-up panel it lays out hidden and takes away (it never did: the menu's overlay, always in
+    # the page, counted as a panel already open).
+    from test_table_more import put_in_storage
+
+    page = new_tab(ctx)
+    put_in_storage(page, {SETTINGS_KEY: {"speed": "fast", "level": "easy"}})
+    page.add_init_script(WARM_PROBE)
+    page.emulate_media(reduced_motion="no-preference")
+    page.goto(site.url + "#seed=WARM-0001")
+    _wait_ready(page)
+    page.wait_for_function("() => window.__warm.removed > 0", timeout=15_000)
+    w = page.evaluate("window.__warm")
+    assert w["added"] == 1 and w["removed"] == 1 and w["hidden"] is True and not w["dealEnded"], w
+    assert page.locator(".overlay[data-key='panel:deal']").count() == 0 and page.evaluate("window.ginApp.ui.panel") is None
+    assert button(page, "Mazo").is_visible()
+
+
 @pytest.fixture(scope="module")
 def before_computer_ends_deal():
     """A match saved just before the computer's moves that end its first deal."""
@@ -540,11 +580,12 @@ DEAL_END_PROBE = r"""(() => {
 
 @pytest.fixture(scope="module")
 def deal_end(warm, site, before_computer_ends_deal):
-    """One page for the two tests of the deal's end (the second closes the panel, so it comes
+    """One page for the three tests of the deal's end (the last closes the panel, so it comes
     last): the match saved just before the computer's moves that end its first deal, opened at
     fast speed with motion, both probes (DEAL_END_PROBE, PANEL_STAGES_PROBE) in the page before
-    its scripts; the deal result panel shown once the computer's move has ended the deal. `ctx`
-    leaves it open (`keep`)."""
+    its scripts; the deal result panel shown once the computer's move has ended the deal, and
+    the restyles made inside its showing (`reveal_restyles`: a DevTools trace from the page's
+    start). `ctx` leaves it open (`keep`)."""
     from test_table_more import MATCH_KEY, put_in_storage
 
     save = before_computer_ends_deal
@@ -554,9 +595,28 @@ def deal_end(warm, site, before_computer_ends_deal):
     page.add_init_script(DEAL_END_PROBE)
     page.add_init_script(PANEL_STAGES_PROBE)
     page.emulate_media(reduced_motion="no-preference")
+    # A DevTools trace from the page's start to the panel shown: the restyles made while it shows.
+    cdp = page.context.new_cdp_session(page)
+    events, done = [], []
+    cdp.on("Tracing.dataCollected", lambda e: events.extend(e["value"]))
+    cdp.on("Tracing.tracingComplete", lambda e: done.append(1))
+    cdp.send("Tracing.start", {"categories": "devtools.timeline,disabled-by-default-devtools.timeline.stack", "transferMode": "ReportEvents"})
     page.goto(site.url + f"#seed={save['seed']}")
     _wait_ready(page)
-    page.locator(".panel.deal").wait_for(timeout=30_000)
+    page.wait_for_function("() => document.querySelector('.overlay[data-key=\"panel:deal\"]:not([data-building])')", timeout=30_000)
+    cdp.send("Tracing.end")
+    for _ in range(500):
+        if done:
+            break
+        page.wait_for_timeout(20)
+    cdp.detach()
+    assert done, "the trace never ended"
+
+    def by_reveal(e):
+        data = e.get("args", {}).get("beginData", {}) or {}
+        return any(f.get("functionName") == "revealPanel" for f in data.get("stackTrace") or [])
+
+    page.reveal_restyles = [e.get("args", {}).get("elementCount", 0) for e in events if e.get("name") == "UpdateLayoutTree" and by_reveal(e)]
     yield page
     page.close()
     assert warm.keeper.evaluate(_WIPE), "the player's storage was not wiped"
@@ -581,11 +641,30 @@ def test_the_deal_result_panel_is_built_after_the_frame_that_ends_the_deal(at_de
     assert tab.evaluate("document.activeElement.dataset.intent") == "next"  # the focus the panel asked for
 
 
+def test_the_deal_result_panel_shows_without_restyling_its_parts(at_deal_end):
+    # Issue 33: the panel laid out hidden was `visibility: hidden`, an inherited property, so
+    # showing it restyled each of its ~160 elements in the showing's frame (20 ms of a phone's
+    # frame at x4). Hidden by a property its parts do not inherit, showing it restyles the
+    # overlay alone, and what the focus given to "Siguiente" restyles (the restyles made inside
+    # the showing's script, from the fixture's trace).
+    tab, panel = at_deal_end
+    shown = tab.reveal_restyles
+    parts = tab.locator(".overlay[data-key='panel:deal'] *").count()
+    assert shown, "no restyle inside the showing of the panel was traced"
+    assert parts > 100 and sum(shown) < parts / 4, (shown, parts)
+    assert panel.get_by_role("button", name="Siguiente").is_visible()
+
+
 # Before the page's scripts: the frame of the first render with the deal result in the state, the
 # frame the result panel is put in the page (and whether it is hidden then), and the frame it
 # shows, with what that change did inside the panel (a node added or removed is a build) and how
 # many of its cards were in flight by then (the showdown).
 PANEL_STAGES_PROBE = r"""(() => {
+  // Hidden: not under a tap at the screen's centre (where a panel shows), out of the
+  // accessibility tree.
+  const hiddenPanel = (overlay) => !overlay.contains(document.elementFromPoint(innerWidth / 2, innerHeight / 2))
+    && (overlay.getAttribute('aria-hidden') === 'true' || getComputedStyle(overlay).visibility === 'hidden');
+  window.__hiddenPanel = hiddenPanel;
   const p = window.__stages = { frame: 0, stateFrame: null, inserted: null, insertedHidden: null, shown: null, builtWhenShown: null, flyingWhenShown: null };
   const tick = () => { p.frame++; requestAnimationFrame(tick); };
   requestAnimationFrame(tick);
@@ -596,7 +675,7 @@ PANEL_STAGES_PROBE = r"""(() => {
     if (!overlay || p.shown !== null) return;
     if (p.inserted === null) {
       p.inserted = p.frame;
-      p.insertedHidden = getComputedStyle(overlay).visibility === 'hidden';
+      p.insertedHidden = hiddenPanel(overlay);
     }
     if (!overlay.hasAttribute('data-building')) {
       p.shown = p.frame;
@@ -625,4 +704,3 @@ def test_the_deal_result_panel_is_laid_out_hidden_before_it_shows_and_the_next_d
     # Cards of the new hand in flight (at fast speed on a loaded machine the first may have landed
     # before this look; on the old page none flew: [0, False]).
     assert dealt[0] > 0 and dealt[1] is True, dealt
-

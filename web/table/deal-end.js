@@ -38,15 +38,23 @@ export function createDealEnd(root, { render, reveal, sample }) {
   let warmed = false;
   function warm() {
     warmed = true;
+    // A panel of its own meanwhile (the menu's overlay is always in the
+    // page, hidden: it does not count; with it counted, no page warmed).
+    const busy = () => end.stage || root.querySelector(':scope > .overlay[data-key^="panel:"]');
+    // Two idle moments, each a phone's frame of its own: the panel's script
+    // run once (its first run compiles it), then its first layout.
     whenIdle(() => {
-      if (end.stage || root.querySelector(".overlay")) return; // a panel of its own meanwhile
+      if (busy()) return;
       const node = sample();
       if (!node) return;
       node.setAttribute("data-building", "");
       node.setAttribute("aria-hidden", "true");
-      root.append(node);
-      void node.offsetHeight; // laid out now, in the idle time,
-      node.remove(); // and gone before anything sees it
+      whenIdle(() => {
+        if (busy()) return;
+        root.append(node);
+        void node.offsetHeight; // laid out now, in the idle time,
+        node.remove(); // and gone before anything sees it
+      });
     });
   }
 

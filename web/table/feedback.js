@@ -8,7 +8,7 @@
 // functions take it first.
 
 import { nextCues, cueMemory } from "./cues.js";
-import { SPEED_SCALE, createSound, pauseSound, playCue, readySound, unlockSound } from "./sound.js";
+import { SPEED_SCALE, createSound, pauseSound, playCue, prepareNoise, readySound, unlockSound } from "./sound.js";
 import { pulse } from "./haptics.js";
 
 // The gestures a browser counts as the player's activation (a touch's is its
@@ -57,12 +57,15 @@ function whenIdle(fn) {
 
 // A full render showed the table as `view` and `ui`: its cues, now. The
 // first one (the engine is up) also readies the audio output at the next
-// idle moment, with Sonido on, so the first tap does not wait for it.
+// idle moment, with Sonido on, so the first tap does not wait for it, and
+// the rustle's noise, so the first sound does not compute it.
 function shown(feedback, view, ui) {
   if (!feedback.readying) {
     feedback.readying = true;
     whenIdle(() => {
-      if (feedback.settings().sound) readySound(feedback.sound);
+      if (!feedback.settings().sound) return;
+      readySound(feedback.sound);
+      prepareNoise(feedback.sound);
     });
   }
   const cues = nextCues(feedback.memory, view, ui);

@@ -510,7 +510,7 @@ export function renderPage(root, view, ui) {
     const page = el("div", { class: "page", dataset: { key: "page" } }, topBar(view, ui), table(view, ui));
     const shown = overlay(view, ui);
     // The deal result panel laid out one frame before it shows (table/deal-end.js).
-    if (shown && ui.building) shown.setAttribute("data-building", "");
+    if (shown && ui.building) hideBuilding(shown);
     children.push(page, shown, menuPanel(view, ui));
   } else {
     children.push(bootPanel(ui));
@@ -560,6 +560,32 @@ function offerFocus(root, hadFocus, asked) {
   }
 }
 
+// A panel laid out while hidden: data-building (style.css: off the screen,
+// so not painted and not under a tap, by a property its parts do not
+// inherit) and out of the accessibility tree. Not `visibility: hidden`,
+// which is inherited: showing it restyled every element of the panel (~160
+// for a deal result; issue 33).
+function hideBuilding(node) {
+  node.setAttribute("data-building", "");
+  node.setAttribute("aria-hidden", "true");
+}
+
+// The deal result panel laid out hidden (ui.building, table/deal-end.js)
+// over the page as the last render left it: only the panel is built and
+// put in (the table, just rendered, is not built again). False when there
+// is no page or no panel to build: a full render then.
+export function buildPanel(root, view, ui) {
+  const page = root.querySelector(":scope > .page");
+  const shown = page && view ? overlay(view, ui) : null;
+  if (!shown) return false;
+  hideBuilding(shown);
+  const live = root.querySelector(`:scope > [data-key="${CSS.escape(shown.dataset.key)}"]`);
+  if (live) live.replaceWith(shown);
+  else page.after(shown);
+  root.dataset.panel = ui.panel || "";
+  return true;
+}
+
 // The deal result panel laid out hidden one frame before (ui.building,
 // table/deal-end.js) is shown as it is: no page built again, only the mark
 // taken off and the focus it asks for given.
@@ -567,6 +593,7 @@ export function revealPanel(root, ui) {
   const overlay = root.querySelector(".overlay[data-building]");
   if (!overlay) return false;
   overlay.removeAttribute("data-building");
+  overlay.removeAttribute("aria-hidden");
   const page = root.querySelector(":scope > .page");
   if (page) holdPage(page); // as renderPage holds it under a panel
   const target = ui.focus ? overlay.querySelector(`[data-key="${CSS.escape(ui.focus)}"]`) : null;

@@ -37,6 +37,7 @@ export function createSound() {
     context: null, // the AudioContext, made in the player's first gesture (unlockSound)
     out: null, // the master gain every cue goes through
     noise: null, // one second of white noise (a card's rustle), made once
+    samples: null, // its values, {data, filled, x}: computed ahead at idle moments (prepareNoise)
     rustles: 0, // where in the noise the next rustle starts
     failed: false, // Web Audio missing or refused: silent from then on, without a word
     readied: false, // the browser's audio output asked to get ready (readySound)
@@ -118,21 +119,60 @@ function envelope(ctx, t, peak, attack, length) {
   return gain;
 }
 
+// The noise's values: a fixed sequence (xorshift), one second's worth at
+// the usual 48 kHz computed ahead, at idle moments, a slice at a time
+// (prepareNoise), more if the context runs faster. Computed in the frame of
+// the first rustle, they were ~15 ms of script unthrottled, ~60 at a
+// phone's x4 (issue 33: the first tap's move, "Siguiente" in the probe).
+const NOISE_AHEAD = 48000;
+const NOISE_SLICE = 4000;
+
+function fillNoise(sound, upTo) {
+  let samples = sound.samples;
+  if (!samples) samples = sound.samples = { data: new Float32Array(Math.max(NOISE_AHEAD, upTo)), filled: 0, x: 0x2545f491 };
+  if (samples.data.length < upTo) {
+    const data = new Float32Array(upTo);
+    data.set(samples.data.subarray(0, samples.filled));
+    samples.data = data;
+  }
+  const { data } = samples;
+  let x = samples.x;
+  const end = Math.min(upTo, data.length);
+  for (let i = samples.filled; i < end; i++) {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    data[i] = ((x >>> 0) / 0xffffffff) * 2 - 1;
+  }
+  samples.x = x;
+  samples.filled = Math.max(samples.filled, end);
+  return samples;
+}
+
+// The noise's values computed ahead, a slice per idle moment, so the first
+// rustle only copies them (Sonido on: table/feedback.js, at the first idle
+// moment after the engine's table). Nothing sounds, no context is made.
+export function prepareNoise(sound) {
+  const idle = globalThis.requestIdleCallback || ((fn) => setTimeout(() => fn({ timeRemaining: () => 0 }), 50));
+  const step = (deadline) => {
+    while (!sound.noise && (!sound.samples || sound.samples.filled < NOISE_AHEAD)) {
+      fillNoise(sound, Math.min(NOISE_AHEAD, (sound.samples ? sound.samples.filled : 0) + NOISE_SLICE));
+      if (deadline.timeRemaining() < 2) return idle(step);
+    }
+  };
+  idle(step);
+}
+
 // One second of white noise from a fixed sequence (every rustle starts at
 // another place in it, so no two sound quite alike).
 function noiseBuffer(sound) {
   if (sound.noise) return sound.noise;
   const ctx = sound.context;
   const buffer = ctx.createBuffer(1, ctx.sampleRate, ctx.sampleRate);
-  const data = buffer.getChannelData(0);
-  let x = 0x2545f491;
-  for (let i = 0; i < data.length; i++) {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    data[i] = ((x >>> 0) / 0xffffffff) * 2 - 1;
-  }
+  const samples = fillNoise(sound, buffer.length); // whatever was not computed ahead
+  buffer.copyToChannel(samples.data.subarray(0, buffer.length), 0);
   sound.noise = buffer;
+  sound.samples = null;
   return buffer;
 }
 
