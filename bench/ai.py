@@ -84,6 +84,7 @@ from gin.match import Match
 from gin.replay import action_key, review
 from gin.rules import Rules
 import gin.melds
+import gin.shuffle
 
 rules = Rules.profile("custom", target=500)
 st = arena.play_match("normal", "normal", "REVIEW-LONG", a_seat=0, rules=rules, max_deals=40, keep_actions=True)
@@ -107,6 +108,7 @@ for n in range(%(rounds)d):
         gin.melds._LEAST.clear()
         gin.melds._PACKED.clear()
         gin.melds._WITHOUT.clear()
+        gin.shuffle._DECKS.clear()  # the review replays the save: its deals dealt afresh
         t0 = time.perf_counter()
         out = review(save) if name == "review" else two_pass()
         times[name].append(time.perf_counter() - t0)

@@ -20,7 +20,7 @@ from typing import Union
 
 from .errors import CardParseError, quote
 
-__all__ = ["Card", "parse_cards", "RANKS", "SUITS", "card_mask", "mask_cards", "CardLike"]
+__all__ = ["Card", "parse_cards", "RANKS", "SUITS", "card_mask", "mask_cards", "mask_texts", "mask_bits", "CARD_TEXT", "CardLike"]
 
 RANKS = "A23456789TJQK"
 SUITS = "CDHS"
@@ -77,7 +77,7 @@ class Card:
         return _CARDS[SUITS.index(suit) * 13 + rank - 1]
 
     def __str__(self) -> str:
-        return RANKS[self.index % 13] + SUITS[self.index // 13]
+        return CARD_TEXT[self.index]
 
     def __repr__(self) -> str:
         return f"Card.parse({str(self)!r})"
@@ -85,6 +85,8 @@ class Card:
 
 _CARDS: tuple[Card, ...] = tuple(Card(i) for i in range(52))
 ALL_CARDS = _CARDS
+#: Each card's notation by index (``str(card)``, looked up rather than built each time).
+CARD_TEXT: tuple[str, ...] = tuple(RANKS[i % 13] + SUITS[i // 13] for i in range(52))
 
 # Every accepted spelling, spelled out: the ASCII letters in both cases, "10"
 # for T, the suit symbols.  Parsing is one exact lookup, never str.upper(),
@@ -119,6 +121,57 @@ def card_mask(cards: Iterable[CardLike]) -> int:
     for card in cards:
         mask |= 1 << (card.index if isinstance(card, Card) else Card.parse(card).index)
     return mask
+
+
+#: Per suit, the notations of a 13-bit pattern's cards, filled as patterns are met.
+_SUIT_TEXTS: tuple[dict[int, tuple[str, ...]], ...] = ({}, {}, {}, {})
+
+
+def mask_texts(mask: int) -> list[str]:
+    """The notations of a mask's cards, in card order (``[str(c) for c in mask_cards(mask)]``)."""
+    out: list[str] = []
+    for k in range(4):
+        s = (mask >> (13 * k)) & 0x1FFF
+        if s:
+            texts = _SUIT_TEXTS[k].get(s)
+            if texts is None:
+                texts = _SUIT_TEXTS[k][s] = tuple(CARD_TEXT[13 * k + r] for r in range(13) if (s >> r) & 1)
+            out += texts
+    return out
+
+
+#: Per suit, the bit indices of a 13-bit pattern's cards, filled as patterns are met.
+_SUIT_BITS: tuple[dict[int, tuple[int, ...]], ...] = ({}, {}, {}, {})
+
+
+def _suit_bits(k: int, s: int) -> tuple[int, ...]:
+    found = _SUIT_BITS[k][s] = tuple(13 * k + r for r in range(13) if (s >> r) & 1)
+    return found
+
+
+def mask_bits(mask: int) -> list[int]:
+    """The bit indices of a mask's cards, ascending (a suit's pattern at a time, remembered)."""
+    if mask >> 52:
+        out = []
+        while mask:
+            low = mask & -mask
+            out.append(low.bit_length() - 1)
+            mask ^= low
+        return out
+    out = []
+    s = mask & 0x1FFF
+    if s:
+        out += _SUIT_BITS[0].get(s) or _suit_bits(0, s)
+    s = (mask >> 13) & 0x1FFF
+    if s:
+        out += _SUIT_BITS[1].get(s) or _suit_bits(1, s)
+    s = (mask >> 26) & 0x1FFF
+    if s:
+        out += _SUIT_BITS[2].get(s) or _suit_bits(2, s)
+    s = mask >> 39
+    if s:
+        out += _SUIT_BITS[3].get(s) or _suit_bits(3, s)
+    return out
 
 
 def mask_cards(mask: int) -> tuple[Card, ...]:

@@ -28,7 +28,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cards import ALL_CARDS, Card, CardLike, card_mask, mask_cards, parse_cards
+from .cards import ALL_CARDS, CARD_TEXT, Card, CardLike, card_mask, mask_cards, mask_texts, parse_cards
 from .errors import IllegalMove, quote
 from .melds import (
     Arrangement,
@@ -269,21 +269,18 @@ class Deal:
     def to_dict(self) -> dict[str, Any]:
         """The full state (hidden cards included), JSON-ready."""
 
-        def cards(mask: int) -> list[str]:
-            return [str(c) for c in mask_cards(mask)]
-
         return {
             "rules": self.rules.to_dict(),
             "dealer": self.dealer,
             "phase": self.phase,
             "to_act": self.to_act,
-            "hands": [cards(self.hand_masks[0]), cards(self.hand_masks[1])],
-            "stock": [str(c) for c in self.stock],
-            "discard": [str(c) for c in self.discard_pile],
-            "taken": None if self.taken is None else str(ALL_CARDS[self.taken]),
-            "drawn": None if self.drawn is None else str(ALL_CARDS[self.drawn]),
+            "hands": [mask_texts(self.hand_masks[0]), mask_texts(self.hand_masks[1])],
+            "stock": [CARD_TEXT[i] for i in reversed(self.stock_list)],
+            "discard": [CARD_TEXT[i] for i in self.pile],
+            "taken": None if self.taken is None else CARD_TEXT[self.taken],
+            "drawn": None if self.drawn is None else CARD_TEXT[self.drawn],
             "both_passed": self.both_passed,
-            "known": [cards(self.known_masks[0]), cards(self.known_masks[1])],
+            "known": [mask_texts(self.known_masks[0]), mask_texts(self.known_masks[1])],
             "knock_limit": self.knock_limit,
             "multiplier": self.multiplier,
             "events": [dict(e) for e in self.events],
@@ -309,9 +306,14 @@ class Deal:
     def _discard_legal(self) -> list[dict[str, Any]]:
         hand = self.hand_masks[self.to_act]
         actions: list[dict[str, Any]] = []
-        for card in mask_cards(hand):
-            if card.index != self.taken:
-                actions.append({"type": "discard", "card": str(card)})
+        taken = self.taken
+        rest = hand
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            i = low.bit_length() - 1
+            if i != taken:
+                actions.append({"type": "discard", "card": CARD_TEXT[i]})
         limit = self.knock_limit
         for i, points in sorted(discard_deadwood_masks(hand).items()):
             if i != self.taken and points <= limit:
@@ -321,8 +323,8 @@ class Deal:
                 actions.append(
                     {
                         "type": "knock",
-                        "card": str(ALL_CARDS[i]),
-                        "melds": [[str(c) for c in m] for m in melds],
+                        "card": CARD_TEXT[i],
+                        "melds": [[CARD_TEXT[c.index] for c in m] for m in melds],
                     }
                 )
         if self.rules.big_gin and solve(hand)[0] == 0:
@@ -370,7 +372,7 @@ class Deal:
         self.known_masks[seat] |= 1 << card
         self.taken = card
         self.phase = "discard"
-        self.events.append({"seat": seat, "type": "take", "card": str(ALL_CARDS[card])})
+        self.events.append({"seat": seat, "type": "take", "card": CARD_TEXT[card]})
 
     def _apply_pass(self, action: dict[str, Any]) -> None:
         if self.phase not in ("upcard_nondealer", "upcard_dealer"):
@@ -405,7 +407,7 @@ class Deal:
             self.taken = card
             self.known_masks[seat] |= 1 << card
             self.events.append(
-                {"seat": seat, "type": "draw", "from": "discard", "card": str(ALL_CARDS[card])}
+                {"seat": seat, "type": "draw", "from": "discard", "card": CARD_TEXT[card]}
             )
         else:
             raise IllegalMove(f"draw from 'stock' or 'discard', not {quote(source)}", code="bad_action")
@@ -431,7 +433,7 @@ class Deal:
         seat = self.to_act
         self._remove(seat, card)
         self.pile.append(card)
-        self.events.append({"seat": seat, "type": "discard", "card": str(ALL_CARDS[card])})
+        self.events.append({"seat": seat, "type": "discard", "card": CARD_TEXT[card]})
         self.taken = self.drawn = None
         if len(self.stock_list) <= DEAD_STOCK:
             self.phase = "over"
@@ -458,7 +460,7 @@ class Deal:
             )
         self._remove(seat, card)
         self.pile.append(card)
-        self.events.append({"seat": seat, "type": "knock", "card": str(ALL_CARDS[card])})
+        self.events.append({"seat": seat, "type": "knock", "card": CARD_TEXT[card]})
         self._showdown(seat, declared, meld_masks, "gin" if declared.points == 0 else "knock", card)
 
     def _apply_big_gin(self, action: dict[str, Any]) -> None:

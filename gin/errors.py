@@ -35,19 +35,21 @@ def quote(value: Any) -> str:
 
 def too_deep(value: Any, limit: int = MAX_DEPTH) -> bool:
     """Do lists, tuples and dicts nest more than ``limit`` levels in ``value``?  (No recursion.)"""
-    stack = [(value, 1)]
-    while stack:
-        item, depth = stack.pop()
-        if isinstance(item, dict):
-            children = item.values()
-        elif isinstance(item, (list, tuple)):
-            children = item
-        else:
-            continue
+    # Level by level: the containers at this depth, then those inside them.
+    level = [value] if isinstance(value, _NESTING) else []
+    depth = 1
+    while level:
         if depth > limit:
             return True
-        stack.extend((child, depth + 1) for child in children if isinstance(child, (dict, list, tuple)))
+        inner = []
+        for item in level:
+            inner += [child for child in (item.values() if isinstance(item, dict) else item) if isinstance(child, _NESTING)]
+        level = inner
+        depth += 1
     return False
+
+
+_NESTING = (dict, list, tuple)
 
 
 class GinError(ValueError):

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import Card, parse_cards
+from .cards import CARD_TEXT, Card, parse_cards
 from .deal import Deal, Outcome
 from .errors import MAX_DEPTH, IllegalMove, SaveError, quote, too_deep
 from .rules import HOLLYWOOD_GAMES, Rules
@@ -203,13 +203,13 @@ def canonical_action(action: dict[str, Any], outcome: Outcome | None = None) -> 
     if kind == "draw":
         out["from"] = action["from"]
     if kind in ("discard", "knock"):
-        out["card"] = str(Card.parse(action["card"]))
+        out["card"] = CARD_TEXT[Card.parse(action["card"]).index]
     if kind in ("knock", "big_gin"):
         if outcome is not None and outcome.knocker_arrangement is not None:
             melds = outcome.knocker_arrangement.melds
         else:
             melds = tuple(parse_cards(m) for m in action["melds"])
-        out["melds"] = [[str(c) for c in m] for m in melds]
+        out["melds"] = [[CARD_TEXT[c.index] for c in m] for m in melds]
     return out
 
 

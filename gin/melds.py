@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from .cards import ALL_CARDS, Card, CardLike, card_mask, mask_cards, parse_cards
+from .cards import ALL_CARDS, CARD_TEXT, Card, CardLike, card_mask, mask_bits, mask_cards, parse_cards
 from .errors import IllegalMove
 
 __all__ = [
@@ -351,25 +351,11 @@ def discard_deadwood_masks(mask: int) -> dict[int, int]:
     if union:
         value, _, lost = _without(union)
         points -= value
-        lost_of = dict(zip(_bits(union), lost))
-    else:
-        lost_of = {}
-    out = {}
-    rest = mask
-    while rest:
-        low = rest & -rest
-        rest ^= low
-        i = low.bit_length() - 1
-        out[i] = points - _POINTS[i] + lost_of.get(i, 0)
-    return out
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        mask ^= low
-        out.append(low.bit_length() - 1)
+    pts = _POINTS
+    out = {i: points - pts[i] for i in mask_bits(mask)}
+    if union:
+        for i, more in zip(mask_bits(union), lost):
+            out[i] += more
     return out
 
 
@@ -481,8 +467,8 @@ class Arrangement:
 
     def to_dict(self) -> dict:
         return {
-            "melds": [[str(c) for c in m] for m in self.melds],
-            "deadwood": [str(c) for c in self.deadwood],
+            "melds": [[CARD_TEXT[c.index] for c in m] for m in self.melds],
+            "deadwood": [CARD_TEXT[c.index] for c in self.deadwood],
             "points": self.points,
         }
 

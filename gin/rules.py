@@ -184,13 +184,21 @@ class Rules:
         A variant switch is written only when it is on or its profile turns
         it on (``VARIANT_CHOICES``).
         """
-        d = {name: getattr(self, name) for name in _FIELDS}  # asdict's, without its deep copies
-        d["profile"] = d.pop("profile_name")
-        base = _base(self.profile_name)
-        for key, off in VARIANT_CHOICES.items():
-            if d[key] == off and getattr(base, key) == off:
-                del d[key]
-        return d
+        entry = _DICTS.get(id(self))
+        if entry is not None and entry[0] is self:
+            done = entry[1]
+        else:
+            d = {name: getattr(self, name) for name in _FIELDS}  # asdict's, without its deep copies
+            d["profile"] = d.pop("profile_name")
+            base = _base(self.profile_name)
+            for key, off in VARIANT_CHOICES.items():
+                if d[key] == off and getattr(base, key) == off:
+                    del d[key]
+            if len(_DICTS) >= 256:
+                _DICTS.clear()
+            _DICTS[id(self)] = (self, d)
+            done = d
+        return dict(done)  # its values are plain: a copy of its own for the caller
 
     @classmethod
     def from_dict(cls, d: Any) -> "Rules":
@@ -210,6 +218,10 @@ class Rules:
                 )
         return rules
 
+
+#: ``Rules.to_dict`` of the rules objects met, by identity (views and saves ask a
+#: match's rules again and again); each kept with its object, so an id is not reused.
+_DICTS: dict[int, tuple[Rules, dict[str, Any]]] = {}
 
 #: The fields of Rules in order (all plain values: numbers, strings, None, booleans).
 _FIELDS = tuple(f.name for f in fields(Rules))

@@ -22,6 +22,7 @@ The first dealer of a match is drawn by lot the same way: the first byte of
 from __future__ import annotations
 
 import hashlib
+import struct
 
 __all__ = ["ALGORITHM", "normalize_seed", "shuffled", "shuffled_deck", "first_dealer", "deal_cards"]
 
@@ -40,35 +41,50 @@ def normalize_seed(seed: str) -> str:
     return seed
 
 
-def _stream(key: bytes):
-    counter = 0
-    while True:
-        digest = hashlib.sha256(key + counter.to_bytes(4, "big")).digest()
-        for k in range(0, 32, 4):
-            yield int.from_bytes(digest[k : k + 4], "big")
-        counter += 1
+#: A digest as the eight 4-byte big-endian words of step 2.
+_WORDS = struct.Struct(">8I")
 
 
 def shuffled(items: list[int], key: bytes) -> list[int]:
     """``items`` in the order of steps 2 and 3 above with the stream of ``key``
     (a new list).  Also draws Comprobar's worlds (gin.fairness)."""
     out = list(items)
-    words = _stream(key)
+    sha256 = hashlib.sha256
+    words: tuple[int, ...] = ()
+    at = 8  # the next word of ``words``: none left
+    counter = 0
     for i in range(len(out) - 1, 0, -1):
         n = i + 1
         limit = (1 << 32) - (1 << 32) % n
-        w = next(words)
-        while w >= limit:
-            w = next(words)
+        while True:
+            if at == 8:
+                words = _WORDS.unpack(sha256(key + counter.to_bytes(4, "big")).digest())
+                counter += 1
+                at = 0
+            w = words[at]
+            at += 1
+            if w < limit:
+                break
         j = w % n
         out[i], out[j] = out[j], out[i]
     return out
 
 
+#: Decks dealt lately, by their key: replaying a match (a save loaded, a review, the
+#: stats) deals the same deals again.  Cleared when full.
+_DECKS: dict[bytes, tuple[int, ...]] = {}
+_DECKS_LIMIT = 512
+
+
 def shuffled_deck(seed: str, deal_number: int) -> list[int]:
     """The 52 card indices in dealt order for one deal of a seeded match."""
     key = f"{ALGORITHM}|{normalize_seed(seed)}|{int(deal_number)}".encode()
-    return shuffled(list(range(52)), key)
+    deck = _DECKS.get(key)
+    if deck is None:
+        if len(_DECKS) >= _DECKS_LIMIT:
+            _DECKS.clear()
+        deck = _DECKS[key] = tuple(shuffled(list(range(52)), key))
+    return list(deck)
 
 
 def deal_cards(seed: str, deal_number: int) -> tuple[list[int], list[int], int, list[int]]:

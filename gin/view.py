@@ -14,15 +14,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from .cards import ALL_CARDS, mask_cards
+from .cards import CARD_TEXT, mask_texts
 from .errors import check_seat
 from .melds import Arrangement, discard_deadwood_masks, solve
 
 __all__ = ["match_view", "deal_view"]
 
 
-def _cards(mask: int) -> list[str]:
-    return [str(c) for c in mask_cards(mask)]
+_cards = mask_texts
 
 
 def deal_view(deal, seat: int) -> dict[str, Any]:
@@ -46,7 +45,7 @@ def deal_view(deal, seat: int) -> dict[str, Any]:
             "known": _cards(deal.known_masks[1 - seat]),
         },
         "known": _cards(deal.known_masks[seat]),
-        "discard": [str(ALL_CARDS[i]) for i in deal.pile],
+        "discard": [CARD_TEXT[i] for i in deal.pile],
         "stock_count": len(deal.stock_list),
         "both_passed": deal.both_passed,
         # Seats that passed the upcard this deal, in order (docs/bridge.md).
@@ -61,13 +60,13 @@ def deal_view(deal, seat: int) -> dict[str, Any]:
     }
     if acting and deal.phase == "discard":
         view["discard_deadwood"] = {
-            str(ALL_CARDS[i]): d for i, d in sorted(discard_deadwood_masks(hand).items())
+            CARD_TEXT[i]: d for i, d in sorted(discard_deadwood_masks(hand).items())
         }
     if deal.to_act == seat:
         if deal.taken is not None:
-            view["taken"] = str(ALL_CARDS[deal.taken])
+            view["taken"] = CARD_TEXT[deal.taken]
         if deal.drawn is not None:
-            view["drawn"] = str(ALL_CARDS[deal.drawn])
+            view["drawn"] = CARD_TEXT[deal.drawn]
     return view
 
 

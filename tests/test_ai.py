@@ -45,6 +45,26 @@ def _positions(
     return out
 
 
+def replayed(positions) -> list[Match]:
+    """Each position's match, as ``Match.from_save(save)`` rebuilds it, each a match of its own.
+
+    ``_positions`` gives a match's positions one after another, each save the one before
+    with more actions: a match is rebuilt from its first save and played on through the
+    actions each next save adds (a copy kept at each), not replayed from its start at
+    every position. A save that does not go on from the one before is rebuilt afresh."""
+    out: list[Match] = []
+    m = head = None
+    for save, _ in positions:
+        actions = save["actions"]
+        if m is None or {**save, "actions": None} != head or m.actions != actions[: len(m.actions)]:
+            m = Match.from_save({**save, "actions": []})
+            head = {**save, "actions": None}
+        for action in actions[len(m.actions) :]:
+            m.apply(action)
+        out.append(m.copy())
+    return out
+
+
 def _check_legal(deal: Deal, view: dict, action: dict) -> None:
     if action["type"] in ("knock", "big_gin"):
         trial = deal.copy()
@@ -69,9 +89,9 @@ def positions():
 
 @pytest.fixture(scope="module")
 def matches(positions):
-    """Each position's match, replayed from its save once for the module (a test that
+    """Each position's match, rebuilt from its save once for the module (a test that
     changes one plays on a copy)."""
-    return [Match.from_save(save) for save, _ in positions]
+    return replayed(positions)
 
 
 def choose_every_level(view: dict) -> dict[str, dict]:
@@ -124,8 +144,8 @@ def test_every_decision_is_legal_at_every_level(positions, matches, choices):
 def test_knock_arrangements_are_valid_when_a_knock_is_legal():
     """Positions where a knock is legal, in bulk: each level's knock replays in the engine."""
     seen = 0
-    for save, seat in _positions(40, tag="knock", keep=lambda view: any(a["type"] == "knock" for a in view["legal"])):
-        m = Match.from_save(save)
+    knocks = _positions(40, tag="knock", keep=lambda view: any(a["type"] == "knock" for a in view["legal"]))
+    for (_, seat), m in zip(knocks, replayed(knocks), strict=True):
         view = m.view(seat)
         assert any(a["type"] == "knock" for a in view["legal"])
         seen += 1
@@ -160,8 +180,8 @@ def test_big_gin_is_declared_when_available(level):
 
 def test_big_gin_profile_positions_are_legal():
     rules = Rules.profile("custom", big_gin_bonus=50)
-    for save, seat in _positions(6, rules=rules, tag="bg"):
-        m = Match.from_save(save)
+    positions = _positions(6, rules=rules, tag="bg")
+    for (_, seat), m in zip(positions, replayed(positions), strict=True):
         legal_at_every_level(m, m.view(seat))
 
 

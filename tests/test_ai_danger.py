@@ -16,7 +16,7 @@ from gin.deal import Deal
 from gin.match import Match
 from gin.rules import Rules
 from gin.view import deal_view
-from test_ai import _hidden_shuffle, _positions
+from test_ai import _hidden_shuffle, _positions, replayed
 
 
 def _names(mask: int) -> list[str]:
@@ -97,13 +97,13 @@ def test_the_inputs_are_public_features_only(positions):
     the stock order and the seed (the fairness of the learned model)."""
     rng = random.Random(34)
     checked = 0
-    for save, seat in positions:
-        view = Match.from_save(save).view(seat)
+    for (_, seat), m in zip(positions, replayed(positions), strict=True):
+        view = m.view(seat)
         if view["phase"] != "discard":
             continue
         d = danger.Danger(Knowledge(view))
         want = {c: (d.features(c), d.danger(c)) for c in range(52)}
-        other = Match.from_save(save)
+        other = m.copy()
         _hidden_shuffle(other, seat, rng)
         other_view = other.view(seat)
         other_view["seed"] = "SOMETHING-ELSE"
@@ -147,15 +147,14 @@ def test_the_knock_habit_reads_only_the_showdowns(positions):
 
     rng = random.Random(7)
     seen = 0
-    for save, seat in positions:
-        m = Match.from_save(save)
+    for (_, seat), m in zip(positions, replayed(positions), strict=True):
         view = m.view(seat)
         got = knock_deadwoods(view)
         want = [0 if r.outcome.kind in ("gin", "big_gin") else r.outcome.arrangements[1 - seat].points
                 for r in m.results if r.outcome.knocker == 1 - seat]
         assert got == want
         seen += len(got)
-        other = Match.from_save(save)
+        other = m.copy()
         _hidden_shuffle(other, seat, rng)
         assert knock_deadwoods(other.view(seat)) == got
         assert knock_deadwoods({**view, "history": []}) == []

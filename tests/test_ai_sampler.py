@@ -10,8 +10,7 @@ import pytest
 from gin import ai
 from gin.ai import sampler
 from gin.ai.knowledge import INDEX, Knowledge, mask_of
-from gin.match import Match
-from test_ai import _check_legal, _hidden_shuffle, _positions
+from test_ai import _check_legal, _hidden_shuffle, _positions, replayed
 from test_ai_danger import _scripted
 from gin.view import deal_view
 
@@ -82,9 +81,9 @@ def positions():
 
 @pytest.fixture(scope="module")
 def matches(positions):
-    """Each position's match, replayed from its save once for the module (the estimate's
+    """Each position's match, rebuilt from its save once for the module (the estimate's
     test shuffles a copy)."""
-    return [Match.from_save(save) for save, _ in positions]
+    return replayed(positions)
 
 
 def test_the_estimate_is_a_function_of_the_view_only(positions, matches):

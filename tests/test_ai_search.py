@@ -16,7 +16,7 @@ import pytest
 from gin import ai
 from gin.ai import policy, search
 from gin.match import Match
-from test_ai import _check_legal, _hidden_shuffle, _positions
+from test_ai import _check_legal, _hidden_shuffle, _positions, replayed
 
 ROOT = Path(__file__).resolve().parents[1]
 BUDGETS = (2, 12, search.SEARCH.budget)
@@ -29,9 +29,9 @@ def positions():
 
 @pytest.fixture(scope="module")
 def matches(positions):
-    """Each position's match, replayed from its save once for the module (a test that
+    """Each position's match, rebuilt from its save once for the module (a test that
     changes one plays on a copy)."""
-    return [Match.from_save(save) for save, _ in positions]
+    return replayed(positions)
 
 
 @contextlib.contextmanager

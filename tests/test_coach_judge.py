@@ -15,7 +15,7 @@ from gin import bridge, coach
 from gin.deal import Deal
 from gin.match import Match
 from gin.view import deal_view
-from test_ai import _hidden_shuffle, _positions
+from test_ai import _hidden_shuffle, _positions, replayed
 
 # The player (seat 0, not dealing) holds two melds (3-4-5♥, three 7s), a lone
 # K♠, a lone 9♦, a lone 5♠ and 2♣; both pass the 6♠ and the player draws the
@@ -84,12 +84,12 @@ def test_the_coach_never_sees_hidden_cards_the_stock_or_the_seed(positions):
     # player sees, and nothing the coach says; nor does the seed.
     rng = random.Random(24)
     checked = 0
-    for save, seat in positions[::2]:
-        view = Match.from_save(save).view(seat)
+    for (_, seat), m in zip(positions[::2], replayed(positions[::2]), strict=True):
+        view = m.view(seat)
         if not view["legal"]:
             continue
         before = _judgements(view)
-        other = Match.from_save(save)
+        other = m.copy()
         _hidden_shuffle(other, seat, rng)
         other_view = other.view(seat)
         assert other_view == view
@@ -103,8 +103,8 @@ def test_the_coach_never_sees_hidden_cards_the_stock_or_the_seed(positions):
 
 def test_every_note_carries_a_known_kind_and_advice(positions):
     seen = set()
-    for save, seat in positions[::2]:
-        view = Match.from_save(save).view(seat)
+    for (_, seat), m in zip(positions[::2], replayed(positions[::2]), strict=True):
+        view = m.view(seat)
         for action in view["legal"]:
             j = coach.judge(view, action)
             if j is None:

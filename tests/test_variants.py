@@ -19,7 +19,7 @@ from gin.match import Match, hollywood_games
 from gin.rules import Rules
 from gin.shuffle import deal_cards
 
-from test_ai import _hidden_shuffle, _positions, legal_at_every_level
+from test_ai import _hidden_shuffle, _positions, legal_at_every_level, replayed
 
 OKLA = Rules.profile("oklahoma")
 OKLA_SPADES = Rules.profile("oklahoma", spade_double=True)
@@ -307,8 +307,8 @@ def variant_positions():
 def test_every_level_is_legal_and_fair_under_every_variant(variant_positions):
     rng = random.Random(9)
     knocks = 0
-    for (save, seat), rules in variant_positions:
-        m = Match.from_save(save)
+    matches = replayed([p for p, _ in variant_positions])
+    for ((_, seat), rules), m in zip(variant_positions, matches, strict=True):
         view = m.view(seat)
         chosen = legal_at_every_level(m, view)
         knocks += sum(action["type"] == "knock" for action in chosen.values())

@@ -11,7 +11,7 @@ import hashlib
 import json
 from typing import Any
 
-from ..cards import ALL_CARDS
+from ..cards import ALL_CARDS, mask_bits
 
 INDEX = {str(c): c.index for c in ALL_CARDS}
 POINTS = tuple(c.points for c in ALL_CARDS)
@@ -31,13 +31,8 @@ def mask_of(cards) -> int:
     return m
 
 
-def bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+#: The bit indices of a mask, ascending.
+bits = mask_bits
 
 
 def _neighbours(i: int, reach: int) -> int:

@@ -258,6 +258,12 @@ def decide_easy(view: dict[str, Any]) -> Decision:
 # Hand evaluation shared by normal and hard
 
 
+#: The most deadwood any cards have (the whole deck's points).
+_MAX_DEADWOOD = sum(POINTS)
+#: ``Evaluator.f`` of every deadwood, by (knock limit, knock bonus, gin bonus).
+_F_TABLES: dict[tuple, tuple[float, ...]] = {}
+
+
 class Evaluator:
     """Scores 10-card hands by the deadwood expected after the next draw."""
 
@@ -283,6 +289,15 @@ class Evaluator:
             by_points[POINTS[c]] += x
         self.by_points = [(p, x) for p, x in enumerate(by_points) if x > 0]
         self.cache: dict[int, float] = {}
+        key = (self.limit, knock_bonus, gin_bonus, type(knock_bonus), type(gin_bonus))
+        table = _F_TABLES.get(key)
+        if table is None:
+            table = _F_TABLES[key] = tuple(self.f(d) for d in range(_MAX_DEADWOOD + 1))
+        #: ``f`` of every deadwood, read rather than called.
+        self.ft = table
+        #: The expected score of a hand's next draw before the drawn card melds, by
+        #: ``(deadwood, least discard's deadwood)`` (the first loop of ``value``).
+        self.plain: dict[int, float] = {}
 
     def f(self, d: int) -> float:
         if d > self.limit:
@@ -291,11 +306,22 @@ class Evaluator:
             return -self.knock_bonus - self.gin_bonus
         return d - self.knock_bonus
 
+    def _plain(self, d0: int, least: int) -> float:
+        key = d0 << 9 | least
+        total = self.plain.get(key)
+        if total is None:
+            ft = self.ft
+            total = 0.0
+            for p, x in self.by_points:
+                total += x * ft[min(d0, least + p)]
+            self.plain[key] = total
+        return total
+
     def value(self, hand: int) -> float:
         hit = self.cache.get(hand)
         if hit is not None:
             return hit
-        f = self.f
+        ft = self.ft
         # A hand after a stock draw (_stock_value's) holds the card it drew.  If that
         # card melds with none of the others, it is deadwood in every hand it is in
         # until a card comes that melds with it and one of the others: such hands are
@@ -318,9 +344,7 @@ class Evaluator:
         else:
             d0 = solve(hand)[0]
             least = least_discard(hand)[0]
-        total = 0.0
-        for p, x in self.by_points:
-            total += x * f(min(d0, least + p))
+        total = self._plain(d0, least)
         # A card that melds with no two cards of the hand stays deadwood whatever is
         # thrown, so the hand with it gets no better than ``plain``: only the cards
         # that meld with two of the hand are drawn here (and the hand's own, which
@@ -342,10 +366,10 @@ class Evaluator:
                 after = least_discard(hand | low)[0]
             plain = min(d0, least + POINTS[c])
             if after < plain:
-                total += weight[c] * (f(after) - f(plain))
+                total += weight[c] * (ft[after] - ft[plain])
         if self.horizon != 1.0:
             # the improvement of one draw, scaled as if several draws were to come
-            base = f(d0)
+            base = ft[d0]
             total = base + self.horizon * (total - base)
         self.cache[hand] = total
         return total
