@@ -447,7 +447,6 @@ def test_a_garbage_snapshot_in_cache_is_deleted_and_fetched_again(damage, revisi
     wait_idle(page)
 
 
-@pytest.mark.alone
 class ServiceWorkers:
     """The service worker versions of `page`'s origin as DevTools reports them (versionId ->
     {status, running}), and every request the context started and has not finished: where a
