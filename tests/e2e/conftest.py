@@ -428,12 +428,18 @@ def _shared_table(returning):
 def shared_table(_shared_table, request):
     """The class's SharedTable; its page's errors fail this test, and after a failure the next
     test of the class opens a new page."""
+    yield from lent(_shared_table, request)
+
+
+def lent(shared, request):
+    """`shared` for one test (a fixture's body): its page's errors fail the test, and after a
+    failure the page is closed, so the next test opens a new one."""
     failed = request.session.testsfailed
-    yield _shared_table
-    page = _shared_table.page
+    yield shared
+    page = shared.page
     errors = list(page.errors) if page is not None else []
     if errors or request.session.testsfailed != failed:
-        _shared_table.close()
+        shared.close()
     assert not errors, "\n".join(errors)
 
 
@@ -808,10 +814,4 @@ def shared_phone_table(_shared_phone_table, request):
     """`shared_table` on the touch phone at 390×844 (`phone`'s kind of page, with `.cdp`): one page
     kept for the tests of a class that go on from the table the one before left; its page's
     errors fail the test they happen in, and after a failure the next test opens a new page."""
-    failed = request.session.testsfailed
-    yield _shared_phone_table
-    page = _shared_phone_table.page
-    errors = list(page.errors) if page is not None else []
-    if errors or request.session.testsfailed != failed:
-        _shared_phone_table.close()
-    assert not errors, "\n".join(errors)
+    yield from lent(_shared_phone_table, request)
