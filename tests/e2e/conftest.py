@@ -298,8 +298,11 @@ def _tab_of(visitor):
 
 
 def _wants_a_fresh_context(request) -> bool:
-    """The test asks for the context or a server of its own, is marked `first_visit`, or routes
-    requests itself (a service worker in control answers a page's requests before any route)."""
+    """The test asks for the context or a server of its own, is marked `first_visit`, routes
+    requests itself (a service worker in control answers a page's requests before any route), or
+    sets Playwright's clock (page.clock is the context's: it would stay in every later page of the
+    warm context, its time moved on, performance.now() and the timers faked: a later test read
+    the computer's move 44 s after the deal had landed, on the animations' own clock)."""
     names = request.fixturenames
     if "context" in names or "make_server" in names or request.node.get_closest_marker("first_visit"):
         return True
@@ -307,7 +310,7 @@ def _wants_a_fresh_context(request) -> bool:
         source = inspect.getsource(request.function)
     except (OSError, TypeError):
         return True
-    return ".route(" in source
+    return ".route(" in source or ".clock." in source
 
 
 # --- the returning visitor: one warm context per worker ---------------------------------------

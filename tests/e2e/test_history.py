@@ -709,6 +709,37 @@ def only_the_page_engine_left(page):
     return len(page.workers) == 1
 
 
+# The page's engine waits for the extra ones before it reviews: from here on, its `review` calls
+# are held (not yet posted to its worker) while an extra engine made since is still booting, until
+# each has booted (`ready`), failed or been ended, or 12 s have passed (short of the page's 15 s
+# watchdog on a silent worker, web/runtime/engine.js). Without it, whether an extra engine takes
+# a part is a race: under load its boot (about 1 s) can take longer than the page's engine takes
+# for a 16-deal match alone, and review.js rightly lets the page's engine finish and ends the late
+# one unused. With it, an extra engine that boots takes a part, however slow its boot; one that
+# cannot boot takes none.
+HOLD_FOR_EXTRA_ENGINES = """() => {
+    const Real = Worker, post = Real.prototype.postMessage;
+    const booting = new Set(), held = [];
+    const release = () => { if (!booting.size) held.splice(0).forEach((send) => send()); };
+    window.Worker = class extends Real {
+        constructor(url, options) {
+            super(url, options);
+            if (!(options && options.name === 'gin-review')) return;
+            booting.add(this);
+            const up = () => { booting.delete(this); release(); };
+            this.addEventListener('message', (e) => { if (e.data.type === 'ready' || e.data.type === 'boot_error') up(); });
+            this.addEventListener('error', up);
+            setTimeout(up, 12000);
+        }
+        terminate() { booting.delete(this); super.terminate(); release(); }
+    };
+    Real.prototype.postMessage = function (message, ...rest) {
+        if (!(message && message.method === 'review' && booting.size)) return post.call(this, message, ...rest);
+        held.push(() => post.call(this, message, ...rest));
+    };
+}"""
+
+
 # Every progress the page shows, as it shows it: a MutationObserver (on the page from its first
 # script) notes the progress bar's value and maximum and the status line each time they change.
 PROGRESS_SHOWN = """window.__progress = [];
@@ -816,6 +847,7 @@ def test_closing_the_viewer_mid_review_ends_its_extra_engines(page, open_app, di
     # engine boots from the service worker's cache all the same, and it ends.
     page.context.set_offline(True)  # the returning visitor's context: back online after
     try:
+        page.evaluate(HOLD_FOR_EXTRA_ENGINES)  # the extra engine takes a part if it boots, however slowly
         games.get_by_role("listitem").nth(0).get_by_role("button").click()
         page.wait_for_function("() => document.querySelector('.panel.viewer')?.dataset.reviewed === 'true'", timeout=90_000)
         assert assert_review_is_the_whole_match_review(page, save)["engines"] == "2"

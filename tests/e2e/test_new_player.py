@@ -145,7 +145,8 @@ def test_an_informational_notice_goes_by_itself_once_read_and_waits_while_held(p
     page.set_viewport_size({"width": DESKTOP[0], "height": DESKTOP[1]})
     bad_storage(page, {"speed": "ligero"}, broken_match=False)
     # The page's own clock, so that the notice's seconds pass at once when told (time runs as
-    # usual otherwise; the engine's worker has its own clock).
+    # usual otherwise; the engine's worker has its own clock). Playwright's clock is the
+    # context's: the page is a fresh context's (conftest), so no later test meets this clock.
     page.clock.install()
     open_table(page, open_app)
     notice = page.locator(".notices .notice[data-placed]")

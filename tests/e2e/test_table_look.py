@@ -30,11 +30,13 @@ BACKS = ["red", "blue", "black"]
 # --- the computer waits for the whole deal --------------------------------------------------------
 
 # When each flight of the motion layer ends and when the computer's move line changes (blank
-# included), from the page's first script on; `mark()` starts a new count. A flight that has not
-# begun when a move shows was launched by the render that shows it (the upcard the computer takes,
-# on its way to its row): it is the move's own, not one in front of it, and is not counted. (Its
-# start on the animations' clock, the time of the frame it begins in, can come a few ms before the
-# move's performance.now(): on a loaded machine that frame's time is taken before the render runs.)
+# included), from the page's first script on; `mark()` starts a new count. Both on the flights'
+# own clock, the document's timeline (a frame's time; not performance.now(): a page.clock set in
+# the same context by another test fakes that one and moved it on, 44 s once, not the timeline).
+# A flight that has not begun when a move shows was launched by the render that shows it (the
+# upcard the computer takes, on its way to its row): it is the move's own, not one in front of it,
+# and is not counted. (Its start, the time of the frame it begins in, can come a few ms before the
+# move's time: on a loaded machine that frame's time is taken before the render runs.)
 # Without a frame loop: every flight is taken as the motion layer makes it (Element.animate) and
 # noted when it begins (its `ready`: its startTime set, in the frame it begins in), so the page
 # draws frames only while something moves, as a player's does.
@@ -61,7 +63,7 @@ function note() {
   const text = line ? line.textContent.trim() : '';
   const last = window.__deal.lines.at(-1);
   if (last && last.text === text) return;
-  window.__deal.lines.push({ text, at: performance.now() });
+  window.__deal.lines.push({ text, at: document.timeline.currentTime });
   if (text && !(last && last.text)) for (const a of live) if (a.startTime === null) withMove.add(a);
 }
 new MutationObserver(note).observe(document, { subtree: true, childList: true, characterData: true });

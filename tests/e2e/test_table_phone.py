@@ -113,10 +113,11 @@ def test_a_touch_drag_never_swallows_the_next_tap(phone, open_app):
 # --- pacing: the computer waits for the animation in front of it, and for a closed menu --------
 
 # Records, from the page's first script on, when each animation of the motion layer starts and
-# ends (its start plus its computed end time) and when the computer's move line changes. A flight
-# not begun yet when a move shows is that move's own (launched by the render that shows it: a card
-# the computer takes or discards) and is not recorded: its start, the time of the frame it begins
-# in, may come a few ms before the move's performance.now() on a loaded machine.
+# ends (its start plus its computed end time) and when the computer's move line changes, both on
+# the animations' clock (the document's timeline, which no page.clock fakes). A flight not begun
+# yet when a move shows is that move's own (launched by the render that shows it: a card the
+# computer takes or discards) and is not recorded: its start, the time of the frame it begins in,
+# may come a few ms before the move's time on a loaded machine.
 # A flight of the motion layer: a script animation (not a CSS transition or animation) that is
 # not drag.js's "held" card.
 FLIGHT = "(a) => !(a instanceof CSSTransition) && !(a instanceof CSSAnimation) && a.id !== 'held'"
@@ -131,7 +132,7 @@ function note() {
   const text = line ? line.textContent.trim() : '';
   const last = window.__pace.moves.at(-1);
   if (!text || (last && last.text === text)) return;
-  window.__pace.moves.push({ text, at: performance.now() });
+  window.__pace.moves.push({ text, at: document.timeline.currentTime });
   for (const a of document.getAnimations()) if (flight(a) && a.startTime === null) withMove.add(a);
 }
 function look() {
