@@ -590,7 +590,7 @@ DEAL_END_PROBE = r"""(() => {
 
 @pytest.fixture(scope="module")
 def deal_end(warm, site, before_computer_ends_deal):
-    """One page for the three tests of the deal's end (the last closes the panel, so it comes
+    """One page for the four tests of the deal's end (the last closes the panel, so it comes
     last): the match saved just before the computer's moves that end its first deal, opened at
     fast speed with motion, both probes (DEAL_END_PROBE, PANEL_STAGES_PROBE) in the page before
     its scripts; the deal result panel shown once the computer's move has ended the deal, and
@@ -604,6 +604,7 @@ def deal_end(warm, site, before_computer_ends_deal):
     put_in_storage(page, {MATCH_KEY: save, SETTINGS_KEY: {"speed": "fast", "level": "easy"}})
     page.add_init_script(DEAL_END_PROBE)
     page.add_init_script(PANEL_STAGES_PROBE)
+    page.add_init_script(REVIEW_WORKER_PROBE)
     page.emulate_media(reduced_motion="no-preference")
     # A DevTools trace from the page's start to the panel shown: the restyles made while it shows.
     cdp = page.context.new_cdp_session(page)
@@ -662,6 +663,33 @@ def test_the_deal_result_panel_shows_without_restyling_its_parts(at_deal_end):
     parts = tab.locator(".overlay[data-key='panel:deal'] *").count()
     assert shown, "no restyle inside the showing of the panel was traced"
     assert parts > 100 and sum(shown) < parts / 4, (shown, parts)
+    assert panel.get_by_role("button", name="Siguiente").is_visible()
+
+
+# Before the page's scripts: each extra engine's worker (Difícil with your cards, runtime's
+# REVIEW_ROLE) as it is started, with whether the deal result panel was on screen then.
+REVIEW_WORKER_PROBE = r"""(() => {
+  const Base = window.Worker;
+  const started = window.__reviewWorkers = [];
+  window.Worker = class extends Base {
+    constructor(url, options) {
+      super(url, options);
+      if (options && options.name === 'gin-review')
+        started.push({ panelShown: document.querySelector('.overlay[data-key="panel:deal"]:not([data-building])') !== null });
+    }
+  };
+})();"""
+
+
+def test_the_extra_engine_for_the_deals_replay_starts_once_the_deal_result_panel_is_shown(at_deal_end):
+    # Issue 33: the computer's move that ends the deal draws the next deal's table in its frame
+    # (the longest of a deal's end at x4); the extra engine that replays the deal with Difícil
+    # in the player's seat started its worker in that same task (~15 % of its script). It starts
+    # at an idle moment once the panel is shown: the replay takes seconds anyway.
+    tab, panel = at_deal_end
+    tab.wait_for_function("() => window.__reviewWorkers.length > 0", timeout=10_000)
+    started = tab.evaluate("window.__reviewWorkers")
+    assert started == [{"panelShown": True}], started
     assert panel.get_by_role("button", name="Siguiente").is_visible()
 
 
