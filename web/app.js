@@ -254,6 +254,16 @@ function afterPaint() {
   });
 }
 
+// Settles at an idle moment once the deal result panel just asked for is
+// shown (its stages are set by the render the move's paint follows:
+// table/deal-end.js). Not in the move's own task: that one draws the next
+// deal's table, the longest frame of a deal's end on a phone (issue 33).
+function afterDealShown() {
+  return afterPaint()
+    .then(() => dealEnd.done())
+    .then(() => new Promise((resolve) => (globalThis.requestIdleCallback ? requestIdleCallback(resolve, { timeout: 1000 }) : setTimeout(resolve, 0))));
+}
+
 const controller = createController({
   state,
   storage,
@@ -267,6 +277,7 @@ const controller = createController({
   },
   settled: () => motion.settled(), // the computer waits for the motion in front of it
   painted: afterPaint, // the saved table on screen before the engine's worker starts
+  quiet: afterDealShown, // the extra engine (Difícil with your cards) starts then
 });
 const tutorial = createTutorial({ state, controller, render, notify });
 const intents = createIntents({ state, controller, render, announce, setLanguage, clearLog, tutorial, notices });

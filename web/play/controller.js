@@ -43,8 +43,8 @@ const REFUSALS = new Set([
 ]);
 
 // deps: {state (app.js's shared state), storage (data/storage.js), render(mode),
-// announce(text), notify(key, kind, vars), onReady(value), settled(), painted()}.
-export function createController({ state, storage, render, announce, notify, onReady, settled = async () => {}, painted = async () => {} }) {
+// announce(text), notify(key, kind, vars), onReady(value), settled(), painted(), quiet()}.
+export function createController({ state, storage, render, announce, notify, onReady, settled = async () => {}, painted = async () => {}, quiet = async () => {} }) {
   const ctrl = {
     state, // the page's shared state (app.js): view, save, ui, settings...
     storage, // the player's data (data/storage.js)
@@ -54,6 +54,7 @@ export function createController({ state, storage, render, announce, notify, onR
     onReady, // resolves window.ginReady once a match is on screen
     settled, // resolves once no card moves on the table (table/motion.js)
     painted, // resolves once what was rendered is on screen (app.js)
+    quiet, // resolves at an idle moment once the deal result panel is shown (app.js)
     engine: null, // the page's engine (runtime), replaced when it dies
     generation: 0, // bumps on every new match: stale computer loops stop
     work: Promise.resolve(), // the chain of engine calls; idle() waits on it
@@ -274,7 +275,7 @@ function replayByHard(ctrl) {
     if (!ctrl.tabs.owns()) return;
     keepDuplicate(ctrl.storage, (m, p) => ctrl.engine.call(m, p), record).catch((err) => console.warn("duplicate kept:", err));
   };
-  askDuplicate({ makeEngine: () => createEngine({ role: REVIEW_ROLE }), state: ctrl.state, render: ctrl.render, onRecord });
+  askDuplicate({ makeEngine: () => createEngine({ role: REVIEW_ROLE }), later: ctrl.quiet, state: ctrl.state, render: ctrl.render, onRecord });
 }
 
 // The player closed the result of deal `number` (0: a new match): a reload

@@ -48,7 +48,7 @@ function endEngine(engine) {
 // background. state.ui.duplicate is {seed, deal, points, played, replayed}
 // (points null until the answer; `failed` if there is none); onRecord(record)
 // receives the engine's record of it. render() once it is known.
-export function askDuplicate({ makeEngine, state, render, onRecord = () => {} }) {
+export function askDuplicate({ makeEngine, later = async () => {}, state, render, onRecord = () => {} }) {
   const result = state.ui.result;
   const save = state.save;
   if (!result || !save || !state.view || guided(state) || !Array.isArray(save.actions)) return;
@@ -59,23 +59,31 @@ export function askDuplicate({ makeEngine, state, render, onRecord = () => {} })
   luck.asked = key;
   const shown = { seed, deal, points: null, played: null, replayed: null, failed: false };
   state.ui.duplicate = shown;
-  const engine = engineOf(makeEngine);
-  if (!engine) {
-    shown.failed = true;
-    return;
-  }
-  engine.ready
-    .then(() => engine.call("duplicate", { save, deal }))
-    .then((answer) => {
-      Object.assign(shown, { points: answer.points, played: answer.played, replayed: answer.replayed });
-      onRecord(answer.record);
-      luck.linger = setTimeout(() => endEngine(engine), LINGER_MS);
-    })
-    .catch((err) => {
-      console.warn("duplicate:", err);
+  const ask = () => {
+    const engine = engineOf(makeEngine);
+    if (!engine) {
       shown.failed = true;
-      // An engine that did not start or died: a new one at the next deal's end.
-      if (!(err && err.name === "EngineError") || err.code === "not_ready" || err.code === "engine_dead") endEngine(engine);
-    })
-    .then(() => render());
+      return render();
+    }
+    engine.ready
+      .then(() => engine.call("duplicate", { save, deal }))
+      .then((answer) => {
+        Object.assign(shown, { points: answer.points, played: answer.played, replayed: answer.replayed });
+        onRecord(answer.record);
+        luck.linger = setTimeout(() => endEngine(engine), LINGER_MS);
+      })
+      .catch((err) => {
+        console.warn("duplicate:", err);
+        shown.failed = true;
+        // An engine that did not start or died: a new one at the next deal's end.
+        if (!(err && err.name === "EngineError") || err.code === "not_ready" || err.code === "engine_dead") endEngine(engine);
+      })
+      .then(() => render());
+  };
+  // An engine up already is asked at once. A new one's worker starts at
+  // later()'s moment (the panel shown, the page idle): `new Worker` took
+  // ~15 % of the move that ends the deal, the frame that draws the next
+  // deal's table (issue 33); the replay itself needs seconds anyway.
+  if (luck.engine) ask();
+  else later().then(ask, ask);
 }
