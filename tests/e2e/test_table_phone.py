@@ -553,7 +553,9 @@ def test_labels_say_what_they_do(page, open_app):
     # The ✕ on the card just taken from the pile leaves its rank readable.
     card = page.locator(f'.hand [data-card="{upcard}"]')
     badge = card.locator(".taken-badge").bounding_box()
-    rank = card.locator(".corner.tl .rank").bounding_box()
+    # The corner index: the face's ::before (its text box, without the suit under it).
+    rank = card.locator(".face").evaluate("""f => { const b = f.getBoundingClientRect(), s = getComputedStyle(f, '::before');
+        return {x: b.left + parseFloat(s.left), y: b.top + parseFloat(s.top), width: parseFloat(s.width), height: parseFloat(s.height)}; }""")
     overlap = not (badge["x"] >= rank["x"] + rank["width"] or badge["x"] + badge["width"] <= rank["x"]
                    or badge["y"] >= rank["y"] + rank["height"] or badge["y"] + badge["height"] <= rank["y"])
     assert not overlap, (badge, rank)
