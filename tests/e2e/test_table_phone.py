@@ -429,7 +429,7 @@ def test_the_table_under_the_menu_is_held_without_restyling_it(phone, open_app):
     # all of them: 357 as the deal result panel showed, frames over 100 ms on a phone at x4).
     open_phone(phone, open_app)
     table = phone.locator(".page *").count()
-    assert table > 150 and button(phone, "Mazo").is_visible()
+    assert table > 80 and button(phone, "Mazo").is_visible()
     opened = restyled(phone, lambda: (tap_on(phone, ".menu-btn"), phone.get_by_role("dialog", name="Menú").wait_for()))
     menu = phone.locator(".overlay:not([hidden]) *").count()
     assert opened - menu < table / 2, (opened, menu, table)  # the menu's own, not the table's
