@@ -487,7 +487,8 @@ def test_the_cards_are_drawn_in_the_shipped_font(visit):
     font = engine.wait(
         """async () => {
              await document.fonts.ready;
-             const family = getComputedStyle(document.querySelector('.hand .face'), '::before').fontFamily;
+             const rank = document.querySelector('.hand .corner .rank');
+             const family = getComputedStyle(rank).fontFamily;
              const face = [...document.fonts].find(f => f.family.replace(/"/g, '') === 'Gin Card');
              if (!face || face.status !== 'loaded') return null;
              const ctx = document.createElement('canvas').getContext('2d');
