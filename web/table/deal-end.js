@@ -20,15 +20,11 @@
 // the table animates, a made-up result panel is laid out hidden and taken
 // away (warm): the first panel laid out pays for its fonts and styles.
 
+import { whenIdle } from "./idle.js";
+
 // The task after the next frame's paint.
 function afterNextPaint(fn) {
   requestAnimationFrame(() => setTimeout(fn, 0));
-}
-
-// Once the page is idle (a browser without requestIdleCallback: a second on).
-function whenIdle(fn) {
-  if (globalThis.requestIdleCallback) requestIdleCallback(fn, { timeout: 3000 });
-  else setTimeout(fn, 1000);
 }
 
 // render(): the page's full render; reveal(): shows the panel built hidden
