@@ -28,7 +28,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cards import ALL_CARDS, CARD_TEXT, Card, CardLike, card_mask, mask_cards, mask_texts, parse_cards
+from .cards import ALL_CARDS, CARD_TEXT, Card, CardLike, card_mask, mask_bits, mask_cards, mask_texts, parse_cards
 from .errors import IllegalMove, quote
 from .melds import (
     Arrangement,
@@ -307,11 +307,7 @@ class Deal:
         hand = self.hand_masks[self.to_act]
         actions: list[dict[str, Any]] = []
         taken = self.taken
-        rest = hand
-        while rest:
-            low = rest & -rest
-            rest ^= low
-            i = low.bit_length() - 1
+        for i in mask_bits(hand):
             if i != taken:
                 actions.append({"type": "discard", "card": CARD_TEXT[i]})
         limit = self.knock_limit

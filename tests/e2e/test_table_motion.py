@@ -182,14 +182,46 @@ class TestTheFan:
 
     @pytest.mark.parametrize("size", FAN_SIZES, ids=[f"{w}x{h}" for w, h in FAN_SIZES])
     def test_the_fan_fits_in_one_row(self, shared_table, open_app, size):
-        def eleven_cards(page):
-            to_draw(page, open_moving(page, open_app, size, reduced=True))
-            button(page, "Mazo").click()
-
-        page = shared_table.get("fan", eleven_cards)
+        page = shared_table.get("fan", eleven_cards(open_app, size))
         page.mouse.move(0, 0)  # where a new page's mouse is: off the hand
         resize(page, size)
         fan_fits_in_one_row(page, settle(page), size)
+
+    @pytest.mark.parametrize("size", FAN_SIZES, ids=[f"{w}x{h}" for w, h in FAN_SIZES])
+    def test_a_court_cards_letter_and_suit_both_show_in_its_frame(self, shared_table, open_app, size):
+        """A jack, queen or king in the hand shows its letter over its suit, both inside its
+        framed middle, the suit at least a fifth of the card's width tall (the table's piles'
+        area once shared the face's class name: its gap, 8 px or 16 px on a landscape phone,
+        squeezed the suit to 1-11 px)."""
+        page = shared_table.get("fan", eleven_cards(open_app, size))
+        resize(page, size)
+        courts = page.locator(".hand .hand-card.court").evaluate_all(
+            """els => els.map(e => { const box = (n) => n.getBoundingClientRect();
+                  const frame = e.querySelector('.face .court'), pip = frame.querySelector('.pip'),
+                        letter = frame.querySelector('.court-letter');
+                  const [c, f, p, l] = [box(e), box(frame), box(pip), box(letter)];
+                  return {card: e.dataset.card, width: c.width, frame: [f.top, f.bottom, f.left, f.right],
+                          pip: [p.top, p.bottom, p.left, p.right], letter: [l.top, l.bottom],
+                          text: getComputedStyle(letter, '::before').content}; })"""
+        )
+        assert courts, "the shared table's hand holds no court card: pick another seed"
+        for c in courts:
+            top, bottom, left, right = c["frame"]
+            p_top, p_bottom, p_left, p_right = c["pip"]
+            assert c["text"].strip('"') == c["card"][0], c
+            assert p_bottom - p_top >= 0.2 * c["width"], (size, c)
+            assert top - 0.5 <= c["letter"][0] and c["letter"][1] <= p_top + 0.5, (size, c)  # the letter above its suit
+            assert top - 0.5 <= p_top and p_bottom <= bottom + 0.5 and left <= p_left and p_right <= right, (size, c)
+
+
+def eleven_cards(open_app, size):
+    """TestTheFan's table: the upcard passed, a card drawn."""
+
+    def opener(page):
+        to_draw(page, open_moving(page, open_app, size, reduced=True))
+        button(page, "Mazo").click()
+
+    return opener
 
 
 def fan_fits_in_one_row(page, view, size):

@@ -41,8 +41,9 @@ function span(className, ...children) {
   return node;
 }
 
-// The face of a card: two corner indices and a centre (a big pip, or the
-// letter of a court card over its suit).
+// The face of a card: two corner indices and a middle (a big pip, or the
+// letter of a court card over its suit). Not "centre": that is the table's
+// piles' area, whose gap (8-16 px) squeezed a court card's pip to 1-10 px.
 // Built once per card and cloned (a render describes the whole table each
 // time); data-static lets the keyed update skip it (morph.js).
 const FACES = new Map();
@@ -68,10 +69,10 @@ function buildFace(card) {
     return node;
   };
   const corner = (where) => span(`corner ${where}`, copy("rank", rankText(card)), suitIcon(suit, "suit"));
-  const centre = "JQK".includes(rank)
-    ? span("centre court", copy("court-letter", rank), suitIcon(suit, "pip small"))
-    : span("centre", suitIcon(suit, "pip"));
-  const face = span("face", corner("tl"), centre, corner("br"));
+  const middle = "JQK".includes(rank)
+    ? span("middle court", copy("court-letter", rank), suitIcon(suit, "pip small"))
+    : span("middle", suitIcon(suit, "pip"));
+  const face = span("face", corner("tl"), middle, corner("br"));
   face.setAttribute("aria-hidden", "true");
   face.dataset.static = card;
   return face;

@@ -21,15 +21,11 @@
 // away (warm), its words part by part first, then whole: the first panel
 // laid out pays for its fonts and styles.
 
+import { whenIdle } from "./idle.js";
+
 // The task after the next frame's paint.
 function afterNextPaint(fn) {
   requestAnimationFrame(() => setTimeout(fn, 0));
-}
-
-// Once the page is idle (a browser without requestIdleCallback: a second on).
-function whenIdle(fn) {
-  if (globalThis.requestIdleCallback) requestIdleCallback(fn, { timeout: 3000 });
-  else setTimeout(fn, 1000);
 }
 
 // render(): the page's full render; reveal(): shows the panel built hidden

@@ -10,6 +10,7 @@
 import { nextCues, cueMemory } from "./cues.js";
 import { SPEED_SCALE, createSound, pauseSound, playCue, prepareNoise, readySound, unlockSound } from "./sound.js";
 import { pulse } from "./haptics.js";
+import { whenIdle } from "./idle.js";
 
 // The gestures a browser counts as the player's activation (a touch's is its
 // end, a mouse's its press), each tried until the sound is unlocked.
@@ -47,12 +48,6 @@ function gesture(feedback, event) {
       if (feedback.settings().sound) feedback.unlocked = unlockSound(feedback.sound) || feedback.unlocked;
     }, 0);
   }
-}
-
-// Once the page is idle (a browser without requestIdleCallback: a second on).
-function whenIdle(fn) {
-  if (globalThis.requestIdleCallback) requestIdleCallback(fn, { timeout: 3000 });
-  else setTimeout(fn, 1000);
 }
 
 // A full render showed the table as `view` and `ui`: its cues, now. The

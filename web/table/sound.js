@@ -9,6 +9,8 @@
 // suspended while the page is hidden. The state is one record (createSound);
 // the functions take it first.
 
+import { whenIdle } from "./idle.js";
+
 // The master gain: quiet, the cues' own levels are relative to it.
 const MASTER = 0.3;
 
@@ -153,7 +155,7 @@ function fillNoise(sound, upTo) {
 // rustle only copies them (Sonido on: table/feedback.js, at the first idle
 // moment after the engine's table). Nothing sounds, no context is made.
 export function prepareNoise(sound) {
-  const idle = globalThis.requestIdleCallback || ((fn) => setTimeout(() => fn({ timeRemaining: () => 0 }), 50));
+  const idle = (fn) => whenIdle(fn, 50);
   const step = (deadline) => {
     while (!sound.noise && (!sound.samples || sound.samples.filled < NOISE_AHEAD)) {
       fillNoise(sound, Math.min(NOISE_AHEAD, (sound.samples ? sound.samples.filled : 0) + NOISE_SLICE));
