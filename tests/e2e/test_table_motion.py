@@ -418,11 +418,25 @@ def lefts(page):
     return page.locator(".hand .hand-card").evaluate_all("els => els.map(e => e.getBoundingClientRect().left)")
 
 
-@pytest.mark.parametrize("size", [(390, 844), (1280, 800)], ids=["phone", "desktop"])
-def test_the_hand_makes_room_while_a_card_is_dragged_along_it(page, open_app, size):
-    to_draw(page, open_moving(page, open_app, size, reduced=True, settings=MANUAL))
-    button(page, "Mazo").click()
-    settle(page)
+class TestTheHandMakesRoom:
+    """One table in the manual sort (tests/e2e/conftest.py SharedTable), the upcard passed and a
+    card drawn (eleven cards), opened at the first size; at each size a card is held along the
+    hand and let go there (the order it leaves is where the next size starts from)."""
+
+    @pytest.mark.parametrize("size", [(390, 844), (1280, 800)], ids=["phone", "desktop"])
+    def test_the_hand_makes_room_while_a_card_is_dragged_along_it(self, shared_table, open_app, size):
+        def eleven_cards(page):
+            to_draw(page, open_moving(page, open_app, size, reduced=True, settings=MANUAL))
+            button(page, "Mazo").click()
+
+        page = shared_table.get("room", eleven_cards)
+        page.mouse.move(0, 0)  # where a new page's mouse is: off the hand
+        resize(page, size)
+        hand_makes_room(page, size)
+
+
+def hand_makes_room(page, size):
+    assert len(settle(page)["hand"]) == 11
     cards, start = hand_cards(page), lefts(page)
     box = page.locator(f'.hand [data-card="{cards[1]}"]').bounding_box()
     y = box["y"] + box["height"] / 2
