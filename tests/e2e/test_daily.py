@@ -147,31 +147,43 @@ def play_today(page):
 def test_the_days_match_is_the_same_for_two_fresh_browsers_and_changes_with_the_local_date(visitor, open_app):
     hands = {}
     seen = []
+
+    def todays_match(page, name):
+        """Today's match opened from the calendar over the match on the table: the day's cards,
+        the default rules and Difícil, and the match left for it kept."""
+        left = page.evaluate("window.ginApp.view.seed")
+        kept = [m["seed"] for m in stored(page, "gin.open.v1") or []]
+        day, view = play_today(page)
+        # The default rules and Difícil, whatever the player's settings.
+        assert view["rules"]["profile"] == "traditional" and not view["rules"].get("hollywood")
+        assert view["level"] == "hard"
+        hands[name] = (day, sorted(view["hand"]))
+        assert hands[name][1] == first_hand(f"DIA-{day}")
+        # The match left for it is kept, not lost.
+        assert [m["seed"] for m in stored(page, "gin.open.v1")] == [*kept, left]
+        # The menu says the level is the same for everyone.
+        button(page, "Menú").click()
+        assert page.locator(".menu .level-fixed").text_content() == (
+            "Esta partida se juega en Difícil, la misma dificultad para todos; la tuya vale para tus otras partidas."
+        )
+        page.select_option("#menu-level", "easy")
+        assert page.evaluate("window.ginApp.view.next_level") is None
+        button(page, "Volver a la mesa").click()
+        seen.append(page.evaluate("window.ginApp.settings.level"))
+
     for name, when, settings in (
         ("first", "2026-12-03T09:00:00", SETTINGS),
         ("second", "2026-12-03T22:30:00", {"speed": "instant", "level": "normal", "profile": "standard"}),
-        ("next day", "2026-12-04T09:00:00", SETTINGS),
     ):
         context, page = new_page(visitor, "Europe/Madrid", utc(when))
         try:
             open_app(page, settings=settings)
-            day, view = play_today(page)
-            # The default rules and Difícil, whatever the player's settings.
-            assert view["rules"]["profile"] == "traditional" and not view["rules"].get("hollywood")
-            assert view["level"] == "hard"
-            hands[name] = (day, sorted(view["hand"]))
-            assert hands[name][1] == first_hand(f"DIA-{day}")
-            # The match left for it is kept, not lost.
-            assert len(stored(page, "gin.open.v1")) == 1
-            # The menu says the level is the same for everyone.
-            button(page, "Menú").click()
-            assert page.locator(".menu .level-fixed").text_content() == (
-                "Esta partida se juega en Difícil, la misma dificultad para todos; la tuya vale para tus otras partidas."
-            )
-            page.select_option("#menu-level", "easy")
-            assert page.evaluate("window.ginApp.view.next_level") is None
-            button(page, "Volver a la mesa").click()
-            seen.append(page.evaluate("window.ginApp.settings.level"))
+            todays_match(page, name)
+            if name == "second":
+                # The same page left open to the next morning: the calendar opened then offers
+                # that day's match (it reads the date as it opens; the midnight test below).
+                fix_clock(page, utc("2026-12-04T09:00:00"))
+                todays_match(page, "next day")
         finally:
             close(visitor, page)
     assert hands["first"] == hands["second"] and hands["first"][0] == "2026-12-03"

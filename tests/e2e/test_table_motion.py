@@ -158,11 +158,32 @@ def test_a_flying_card_is_marked_until_it_lands(page, open_app):
     assert view["phase"] == "draw"
 
 
-@pytest.mark.parametrize("how", ["reduced-motion", "instant"])
-def test_nothing_moves_with_reduced_motion_or_instant(page, open_app, how):
-    """A draw moves nothing, and the hand's cards and the stock stay the same nodes across it."""
-    settings = {**MOVING, "speed": "instant"} if how == "instant" else MOVING
-    view = to_draw(page, open_moving(page, open_app, (390, 844), reduced=how == "reduced-motion", settings=settings))
+class TestNothingMoves:
+    """One table at 390x844 (tests/e2e/conftest.py SharedTable), TEST-0001 opened at speed
+    "normal" with reduced motion; then the same page with motion as the player has it and speed
+    "instant" chosen in the menu (the drawn card of the case before discarded, at that speed)."""
+
+    @pytest.mark.parametrize("how", ["reduced-motion", "instant"])
+    def test_nothing_moves_with_reduced_motion_or_instant(self, shared_table, open_app, how):
+        """A draw moves nothing, and the hand's cards and the stock stay the same nodes across it."""
+        page = shared_table.get("still", lambda page: open_moving(page, open_app, (390, 844), reduced=True))
+        view = settle(page)
+        if how == "instant":
+            button(page, "Menú").click()
+            page.select_option("#menu-speed", "instant")
+            button(page, "Volver a la mesa").click()
+            page.emulate_media(reduced_motion="no-preference")
+            assert page.evaluate("window.ginApp.settings.speed") == "instant"
+            if view["phase"] == "discard":
+                card = next(a["card"] for a in view["legal"] if a["type"] == "discard")
+                page.locator(f'.hand [data-card="{card}"]').dblclick(position={"x": 8, "y": 20})
+                view = settle(page)
+        else:
+            assert page.evaluate("matchMedia('(prefers-reduced-motion: reduce)').matches")
+        nothing_moves_in_a_draw(page, to_draw(page, view))
+
+
+def nothing_moves_in_a_draw(page, view):
     assert running_animations(page) == 0
     card = view["hand"][0]
     handle = page.locator(f'.hand [data-card="{card}"]').element_handle()
@@ -450,11 +471,25 @@ def lefts(page):
     return page.locator(".hand .hand-card").evaluate_all("els => els.map(e => e.getBoundingClientRect().left)")
 
 
-@pytest.mark.parametrize("size", [(390, 844), (1280, 800)], ids=["phone", "desktop"])
-def test_the_hand_makes_room_while_a_card_is_dragged_along_it(page, open_app, size):
-    to_draw(page, open_moving(page, open_app, size, reduced=True, settings=MANUAL))
-    button(page, "Mazo").click()
-    settle(page)
+class TestTheHandMakesRoom:
+    """One table in the manual sort (tests/e2e/conftest.py SharedTable), the upcard passed and a
+    card drawn (eleven cards), opened at the first size; at each size a card is held along the
+    hand and let go there (the order it leaves is where the next size starts from)."""
+
+    @pytest.mark.parametrize("size", [(390, 844), (1280, 800)], ids=["phone", "desktop"])
+    def test_the_hand_makes_room_while_a_card_is_dragged_along_it(self, shared_table, open_app, size):
+        def eleven_cards(page):
+            to_draw(page, open_moving(page, open_app, size, reduced=True, settings=MANUAL))
+            button(page, "Mazo").click()
+
+        page = shared_table.get("room", eleven_cards)
+        page.mouse.move(0, 0)  # where a new page's mouse is: off the hand
+        resize(page, size)
+        hand_makes_room(page, size)
+
+
+def hand_makes_room(page, size):
+    assert len(settle(page)["hand"]) == 11
     cards, start = hand_cards(page), lefts(page)
     box = page.locator(f'.hand [data-card="{cards[1]}"]').bounding_box()
     y = box["y"] + box["height"] / 2
