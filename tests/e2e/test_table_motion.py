@@ -158,36 +158,6 @@ def test_a_flying_card_is_marked_until_it_lands(page, open_app):
     assert view["phase"] == "draw"
 
 
-# Once the drawn card shows: the hand's cards in flight (a flight of the motion layer running or
-# about to), those marked as in flight, and whether the others in flight (sliding) take a tap.
-SLIDES = """async () => {
-  while (window.ginApp.view.phase !== 'discard') await new Promise((r) => requestAnimationFrame(r));
-  const drawn = window.ginApp.view.drawn;
-  const cards = [...document.querySelectorAll('.hand .hand-card')];
-  const flies = (n) => n.getAnimations().some((a) => a.id === 'motion' && (a.playState === 'running' || a.playState === 'pending'));
-  return { drawn, flying: cards.filter(flies).map((n) => n.dataset.card), marked: cards.filter((n) => n.hasAttribute('data-flying')).map((n) => n.dataset.card),
-    pointer: cards.filter((n) => flies(n) && n.dataset.card !== drawn).map((n) => getComputedStyle(n).pointerEvents) };
-}"""
-
-
-@pytest.mark.alone
-def test_a_draw_marks_the_card_drawn_not_the_cards_that_slide_to_make_room(page, open_app):
-    """Issue 33: the mark of a card in flight (on top, no target) went on every card of the hand
-    that slid along it to make room for the card drawn, and off again as each landed: each time
-    the whole hand styled again, on a phone at x4 the longest part of the draw's frame (20-36 ms)
-    and of the landing's. The cards that only slide still fly, unmarked (they keep their place in
-    the stack and take a tap); the card drawn is marked as before."""
-    to_draw(page, open_moving(page, open_app, (390, 844)))
-    page.wait_for_function("() => document.getAnimations().filter(a => a.playState === 'running').length === 0")
-    button(page, "Mazo").click()
-    seen = page.evaluate(SLIDES)
-    slid = [c for c in seen["flying"] if c != seen["drawn"]]
-    assert seen["drawn"] in seen["flying"] and len(slid) >= 3, seen
-    assert seen["marked"] == [seen["drawn"]], seen
-    assert set(seen["pointer"]) == {"auto"}, seen
-    page.wait_for_function("() => document.querySelectorAll('[data-flying]').length === 0")
-
-
 @pytest.mark.parametrize("how", ["reduced-motion", "instant"])
 def test_nothing_moves_with_reduced_motion_or_instant(page, open_app, how):
     """A draw moves nothing, and the hand's cards and the stock stay the same nodes across it."""
