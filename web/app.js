@@ -7,7 +7,7 @@ import { createStorage } from "./data/storage.js";
 import { seedFromHash } from "./model/seed.js";
 import { linkRules } from "./model/challenge.js";
 import { pickLanguage, translator } from "./text/i18n.js";
-import { buildPanel, letGoTouchFocus, renderPage, revealPanel } from "./table/render.js";
+import { buildPanel, renderPage, revealPanel } from "./table/render.js";
 import { dealResultSample } from "./table/panels.js";
 import { createMotion } from "./table/motion.js";
 import { createDealEnd } from "./table/deal-end.js";
@@ -149,7 +149,6 @@ function shownFrom() {
 // Only the busy mark: the page's data-busy and the table's aria-busy, as
 // renderPage() writes them.
 function renderBusy() {
-  letGoTouchFocus(state.ui.modality === "touch"); // as renderPage would in the answer's task, a phone's longest
   root.dataset.busy = String(state.busy);
   const table = root.querySelector(".table");
   if (table && state.view) table.setAttribute("aria-busy", String(state.busy && state.view.to_act === 1));

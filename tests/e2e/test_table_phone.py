@@ -302,33 +302,6 @@ def test_a_draw_paints_neither_the_felt_nor_the_cards_that_stay(phone, open_app)
     assert page.locator(f'.hand [data-card="{drawn}"]').is_visible()
 
 
-# Before the page's scripts: each time the focus comes to or leaves a control of the table, and the
-# phase of the view the page had then ("in:draw", "out:discard"...).
-FOCUS_MOVES = r"""(() => {
-  window.__focusMoves = [];
-  for (const kind of ['focusin', 'focusout']) document.addEventListener(kind, (e) => {
-    const v = window.ginApp && window.ginApp.view;
-    if (e.target.closest && e.target.closest('.table')) window.__focusMoves.push(`${kind === 'focusin' ? 'in' : 'out'}:${v ? v.phase : ''}`);
-  }, true);
-})();"""
-
-
-def test_a_tapped_control_lets_the_focus_go_in_the_taps_own_task(phone, open_app):
-    """Issue 33: a touch player never sees the focus, so a table control a tap focused lets it go.
-    That was done in the render of the engine's answer, the task of a move that is longest on a
-    phone (the focus's own style pass in it: 3-9 ms at x4); the tap's own task lets it go now,
-    before the engine has answered (the view still the one the tap was made on)."""
-    page = phone
-    page.add_init_script(FOCUS_MOVES)
-    to_draw_by_touch(page, open_phone(page, open_app))
-    page.evaluate("window.__focusMoves = []")
-    tap_on(page, ".pile.stock")
-    view = settle(page)
-    assert view["phase"] == "discard"
-    assert page.evaluate("window.__focusMoves") == ["in:draw", "out:draw"]
-    assert page.evaluate("document.activeElement === document.body")
-
-
 def running_flights(page):
     return page.evaluate(f"() => document.getAnimations().filter({FLIGHT}).filter(a => a.playState === 'running').length")
 
