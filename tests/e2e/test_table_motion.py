@@ -539,13 +539,12 @@ FACES_PROBE = r"""(() => {
 MARK_HAND = "() => { window.__faces = []; document.querySelectorAll('.hand .hand-card').forEach((n) => { n.__was = n.dataset.card; }); }"
 # The hand as shown: each card's name, whether it is the node it was (MARK_HAND), whether its face
 # is whole (two corners with their rank and suit, a centre) and what it shows besides its face
-# (its attributes but the renderer's own bookkeeping and the tab stop, which input.js moves on the
-# live cards, its badges).
+# (its attributes but the renderer's own bookkeeping, its badges).
 HAND_NOW = """() => [...document.querySelectorAll('.hand .hand-card')].map((n) => ({
   card: n.dataset.card, kept: n.__was === n.dataset.card,
   whole: n.querySelectorAll(':scope > .face > .corner > .rank[data-rank]').length === 2
     && n.querySelectorAll(':scope > .face > .corner > svg.suit').length === 2 && !!n.querySelector(':scope > .face > .centre svg'),
-  shows: [...n.attributes].filter((a) => !['data-static', 'data-index', 'data-flying', 'tabindex'].includes(a.name)).map((a) => `${a.name}=${a.value}`).sort().join('|')
+  shows: [...n.attributes].filter((a) => !['data-static', 'data-index', 'data-flying'].includes(a.name)).map((a) => `${a.name}=${a.value}`).sort().join('|')
     + [...n.querySelectorAll(':scope > .badge')].map((b) => `${b.className}:${b.textContent}:${b.dataset.text || ''}`).join('|') }))"""
 
 

@@ -54,9 +54,7 @@ function cardButton(live, attrs, rest, build) {
   const key = attrs.dataset.key;
   const sig = JSON.stringify([attrs, rest]);
   const node = live.get(key);
-  // input.js moves the hand's tab stop on the live cards (focusIn): a card whose tabindex it changed is built again.
-  const same = node && node.getAttribute("data-static") === sig && node.className === attrs.class && node.getAttribute("tabindex") === attrs.tabindex;
-  if (same && !node.hasAttribute("style"))
+  if (node && node.getAttribute("data-static") === sig && node.className === attrs.class && !node.hasAttribute("style"))
     return el("button", { dataset: { key, static: sig } });
   const built = build();
   built.dataset.static = sig;
