@@ -36,31 +36,6 @@ function memo(name, tag, from, build) {
   return node;
 }
 
-// A hand card built again only when what it shows changed (issue 33): the
-// same rule as memo() for one keyed card. The live cards of the hand, by key,
-// read once per render.
-function liveHandCards() {
-  const cards = new Map();
-  if (liveRoot) for (const node of liveRoot.querySelectorAll(".table .hand > .hand-card")) cards.set(node.dataset.key, node);
-  return cards;
-}
-
-// `attrs`: the button's attributes (el()'s), `rest`: the rest it shows.
-// A live card that shows the same and carries nothing of its own (drag.js's
-// inline style or class, a flight's mark is fine: morph.js keeps it) gets a
-// bare stand-in with its key and data-static, which the keyed update takes
-// as it is: neither its face nor its attributes are built or compared.
-function cardButton(live, attrs, rest, build) {
-  const key = attrs.dataset.key;
-  const sig = JSON.stringify([attrs, rest]);
-  const node = live.get(key);
-  if (node && node.getAttribute("data-static") === sig && node.className === attrs.class && !node.hasAttribute("style"))
-    return el("button", { dataset: { key, static: sig } });
-  const built = build();
-  built.dataset.static = sig;
-  return built;
-}
-
 function topBar(view, ui) {
   const limit = limitText(view, ui.t);
   const rules = view.rules;
@@ -305,7 +280,6 @@ function handArea(view, ui) {
   const fresh = view.drawn && view.hand.includes(view.drawn) ? view.drawn : null;
   const shown = shownGroups(order, ui.settings.sort);
   let previous = null;
-  const live = liveHandCards();
   const cards = order.map(({ card, group }, index) => {
     const taken = view.taken === card;
     const classes = [cardClasses(card), "hand-card"];
@@ -324,36 +298,38 @@ function handArea(view, ui) {
     if (fresh === card) classes.push("fresh");
     if (ui.hintTarget === `card:${card}`) classes.push("hinted");
     previous = shown[index];
-    const described = [taken ? "taken-note" : null, fresh === card ? "fresh-note" : null].filter(Boolean).join(" ");
-    const attrs = {
-      type: "button",
-      class: classes.join(" "),
-      "aria-label": fresh === card ? `${handCardName(t, card, meldOf(card))}, ${t("table.fresh")}` : handCardName(t, card, meldOf(card)),
-      "aria-pressed": String(selected === card),
-      "aria-describedby": described || null,
-      tabindex: card === rover ? "0" : "-1",
-      // input.js: Alt+Left/Right moves the card along the hand.
-      "aria-keyshortcuts": ui.settings.sort === "manual" ? "Alt+ArrowLeft Alt+ArrowRight" : null,
-      title: taken ? t("table.taken") : null,
-      "data-meld-label": classes.includes("meld-first")
-        ? t(isSet(meldOf(card)) ? "hand.set_label" : "hand.run_label")
-        : null,
-      // Still a live control: trying to discard it explains why not.
-      dataset: { intent: "select", card, key: `card:${card}`, unavailable: taken ? "taken" : null },
-    };
     // Badges that repeat what is said elsewhere are drawn by CSS (no text in
     // the button beside its name); "nueva" is text, and in the name too.
-    const freshText = fresh === card ? t("table.fresh") : null;
-    const dd_ = dd && dd[card] !== undefined && selected === card ? String(dd[card]) : null;
-    return cardButton(live, attrs, [taken, freshText, dd_], () =>
-      el(
-        "button",
-        attrs,
-        cardFace(card),
-        taken ? el("span", { class: "badge taken-badge", "aria-hidden": "true", dataset: { text: "✕" } }) : null,
-        freshText ? el("span", { class: "badge fresh-badge", "aria-hidden": "true", text: freshText }) : null,
-        dd_ !== null ? el("span", { class: "badge dd-badge", "aria-hidden": "true", dataset: { text: dd_ } }) : null,
-      ),
+    const badge = taken ? el("span", { class: "badge taken-badge", "aria-hidden": "true", dataset: { text: "✕" } }) : null;
+    const freshBadge =
+      fresh === card ? el("span", { class: "badge fresh-badge", "aria-hidden": "true", text: t("table.fresh") }) : null;
+    const ddBadge =
+      dd && dd[card] !== undefined && selected === card
+        ? el("span", { class: "badge dd-badge", "aria-hidden": "true", dataset: { text: String(dd[card]) } })
+        : null;
+    const described = [taken ? "taken-note" : null, fresh === card ? "fresh-note" : null].filter(Boolean).join(" ");
+    return el(
+      "button",
+      {
+        type: "button",
+        class: classes.join(" "),
+        "aria-label": fresh === card ? `${handCardName(t, card, meldOf(card))}, ${t("table.fresh")}` : handCardName(t, card, meldOf(card)),
+        "aria-pressed": String(selected === card),
+        "aria-describedby": described || null,
+        tabindex: card === rover ? "0" : "-1",
+        // input.js: Alt+Left/Right moves the card along the hand.
+        "aria-keyshortcuts": ui.settings.sort === "manual" ? "Alt+ArrowLeft Alt+ArrowRight" : null,
+        title: taken ? t("table.taken") : null,
+        "data-meld-label": classes.includes("meld-first")
+          ? t(isSet(meldOf(card)) ? "hand.set_label" : "hand.run_label")
+          : null,
+        // Still a live control: trying to discard it explains why not.
+        dataset: { intent: "select", card, key: `card:${card}`, index, unavailable: taken ? "taken" : null },
+      },
+      cardFace(card),
+      badge,
+      freshBadge,
+      ddBadge,
     );
   });
   const points = view.arrangement ? view.arrangement.points : null;
@@ -376,8 +352,7 @@ function handArea(view, ui) {
   const dealer = view.dealer === 0 ? el("span", { class: "chip dealer", text: t("table.dealer") }) : null;
   return el(
     "section",
-    // Keyed, as the hand in it: its stand-in cards (cardButton) always meet their live nodes.
-    { class: "hand-area", "aria-label": t("table.hand"), dataset: { key: "hand-area" } },
+    { class: "hand-area", "aria-label": t("table.hand") },
     el(
       "div",
       { class: "hand-info" },
@@ -391,7 +366,7 @@ function handArea(view, ui) {
         class: `hand sort-${ui.settings.sort}`,
         role: "group",
         "aria-label": t("table.hand"),
-        dataset: { key: "hand", n: cards.length, g: shown.filter((g, i) => i > 0 && g !== shown[i - 1]).length },
+        dataset: { n: cards.length, g: cards.filter((c) => c.classList.contains("group-start")).length },
       },
       cards,
     ),
@@ -506,28 +481,22 @@ function focusKeyOf(node) {
   return node && node.dataset ? node.dataset.key || null : null;
 }
 
-// A touch player never sees the focus, and it costs a phone a style pass
-// of its own at each move: a table control a tap focused lets it go while
-// the page is clean: at the tap's own render for a move the engine answers
-// (app.js renderBusy: not in the answer's task, a phone's longest), else at
-// the render's start (the motion layer has just measured the page), rather
-// than when the morph removes it (a discarded card) or moves it; the focus
-// is not carried to the card drawn or next to the one thrown. Dialogs keep
-// theirs (ui.focus names their buttons).
-export function letGoTouchFocus(touch) {
-  const active = document.activeElement;
-  if (touch && active && active !== document.body && active.closest && active.closest(".table")) active.blur();
-}
-
 export function renderPage(root, view, ui) {
   liveRoot = root;
+  let active = document.activeElement;
+  // A touch player never sees the focus, and it costs a phone a style pass
+  // of its own at each move: a table control a tap focused lets it go now,
+  // while the page is clean (the motion layer has just measured it), rather
+  // than when the morph removes it (a discarded card) or moves it; the focus
+  // is not carried to the card drawn or next to the one thrown. Dialogs keep
+  // theirs (ui.focus names their buttons).
   const touch = ui.modality === "touch";
-  letGoTouchFocus(touch);
-  const active = document.activeElement;
+  if (touch && active && active !== document.body && active.closest && active.closest(".table")) {
+    active.blur();
+    active = document.activeElement;
+  }
   const hadFocus = root.contains(active) ? focusKeyOf(active) : null;
-  // A hand card's place in the hand, for its neighbour if it leaves.
-  const activeIndex =
-    hadFocus && active.matches(".hand > .hand-card") ? [...active.parentNode.querySelectorAll(":scope > .hand-card")].indexOf(active) : null;
+  const activeIndex = hadFocus && active.dataset.index !== undefined ? Number(active.dataset.index) : null;
 
   root.classList.toggle("four-colour", Boolean(ui.settings.fourColour));
   applyLook(ui.settings);
