@@ -1,6 +1,7 @@
 """The test environment `build.py test` prepares: a virtual environment with
-the test extra, a Chromium, Firefox/WebKit for the cross-engine set (Debian's,
-installed with apt when root) and ffmpeg for Playwright's videos."""
+the test extra, a Chromium and its headless shell, Firefox/WebKit for the
+cross-engine set (Debian's, installed with apt when root) and ffmpeg for
+Playwright's videos."""
 
 from __future__ import annotations
 
@@ -107,6 +108,35 @@ def find_chromium(py: Path) -> str:
     if found := _playwright_chromium(py):
         return found
     sys.exit("build: no Chromium available (set CHROMIUM to a Chromium or Chrome binary)")
+
+
+# Debian's headless shell: /usr/bin/chromium-headless-shell is a script that
+# starts this binary without exec, so the binary itself is launched.
+HEADLESS_SHELL = "/usr/lib/chromium/chromium-headless-shell"
+
+
+def find_headless_shell(chromium: str) -> str:
+    """The Chromium the browser tests launch: CHROMIUM when it is set (the
+    caller's choice, for every test), else Chromium's headless shell
+    (Debian's chromium-headless-shell, installed as root; Playwright's own
+    default for headless Chromium: the same engine without the browser's own
+    UI, about a quarter fewer CPU-seconds per returning visit of the page),
+    else `chromium` itself."""
+    if os.environ.get("CHROMIUM"):
+        return chromium
+
+    def found() -> str | None:
+        if Path(HEADLESS_SHELL).exists():
+            return HEADLESS_SHELL
+        return shutil.which("chromium-headless-shell")
+
+    if shell := found():
+        return shell
+    if apt_install(["chromium-headless-shell"], "no Chromium headless shell found"):
+        if shell := found():
+            return shell
+    log(f"no Chromium headless shell: the browser tests run in {chromium}")
+    return chromium
 
 
 def video_env(py: Path) -> dict[str, str]:
