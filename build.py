@@ -39,7 +39,11 @@ def prepare() -> tuple[Path, str]:
 
 def test(pytest_args: list[str]) -> int:
     py, chromium = prepare()
-    env = {**os.environ, "CHROMIUM": chromium, **testenv.video_env(py), **testenv.find_engines()}
+    # The browser tests run in the headless shell; the few that need the whole
+    # browser (its install check) launch CHROMIUM_FULL.
+    shell = testenv.find_headless_shell(chromium)
+    log(f"Chromium for the tests: {shell}")
+    env = {**os.environ, "CHROMIUM": shell, "CHROMIUM_FULL": chromium, **testenv.video_env(py), **testenv.find_engines()}
     cmd = [str(py), "-m", "pytest", *pytest_args]
     log("$ " + " ".join(cmd))
     code = subprocess.run(cmd, cwd=ROOT, env=env).returncode

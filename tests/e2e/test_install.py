@@ -161,9 +161,13 @@ def test_manifest_is_served_as_a_manifest(page, server):
 def profile(playwright_instance, tmp_path):
     """A browser with an ordinary profile on disk: Chromium never offers to
     install an app in an incognito context, which is what new_context() makes.
-    The same guards as the `context` and `page` fixtures."""
+    The same guards as the `context` and `page` fixtures. The whole browser
+    (CHROMIUM_FULL), not the headless shell the other tests run in: the shell
+    has no install check (its Page.getInstallabilityErrors answers [] for any
+    page, even about:blank)."""
+    chromium = os.environ.get("CHROMIUM_FULL") or os.environ["CHROMIUM"]
     ctx = playwright_instance.chromium.launch_persistent_context(
-        str(tmp_path / "profile"), executable_path=os.environ["CHROMIUM"], args=CHROMIUM_ARGS, locale="es-ES"
+        str(tmp_path / "profile"), executable_path=chromium, args=CHROMIUM_ARGS, locale="es-ES"
     )
     guard_context(ctx)
     page = watch_errors(ctx.pages[0] if ctx.pages else ctx.new_page())
