@@ -11,6 +11,7 @@ import { buildPanel, renderPage, revealPanel } from "./table/render.js";
 import { dealResultSample } from "./table/panels.js";
 import { createMotion } from "./table/motion.js";
 import { createDealEnd } from "./table/deal-end.js";
+import { whenIdle } from "./table/idle.js";
 import { createFeedback } from "./table/feedback.js";
 import { bindInput } from "./table/input.js";
 import { bindDrag } from "./table/drag.js";
@@ -261,7 +262,7 @@ function afterPaint() {
 function afterDealShown() {
   return afterPaint()
     .then(() => dealEnd.done())
-    .then(() => new Promise((resolve) => (globalThis.requestIdleCallback ? requestIdleCallback(resolve, { timeout: 1000 }) : setTimeout(resolve, 0))));
+    .then(() => new Promise((resolve) => whenIdle(resolve, 0, 1000)));
 }
 
 const controller = createController({
