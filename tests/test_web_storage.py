@@ -90,6 +90,42 @@ def test_eight_finished_matches_do_not_push_out_the_one_left_unfinished():
     assert run([steps]) == [[["LEFT"]]]
 
 
+# A player with 50 replays kept and the day's match left unfinished plays another match: the
+# reads of each key while its moves are saved, and the unfinished matches before and after.
+MOVES_SAVED = """
+const web = process.argv[1];
+const { createStorage } = await import(web + "/data/storage.js");
+const { KEYS } = await import(web + "/data/keys.js");
+const { memory, save } = await import(web + "/../tests/webdata.mjs");
+const local = memory();
+const reads = {};
+const getItem = local.getItem;
+local.getItem = (k) => { reads[k] = (reads[k] || 0) + 1; return getItem(k); };
+local.setItem(KEYS.finished, JSON.stringify(Array.from({ length: 50 }, (_, i) => ({ at: i, save: save(`F${i}`, 90, { end: true }) }))));
+local.setItem(KEYS.open, JSON.stringify([{ seed: "DAY", at: 0, save: save("DAY", 12) }]));
+const storage = createStorage(() => local, () => memory());
+storage.writeMatch(save("PLAY", 1), false);
+const first = { ...reads };
+for (let n = 2; n <= 30; n++) storage.writeMatch(save("PLAY", n), false);
+const out = { replayReads: (reads[KEYS.finished] || 0) - (first[KEYS.finished] || 0), open: storage.openMatches().map((m) => m.seed) };
+storage.writeMatch(save("DAY", 13), false);  // the day's match taken up again: off the list, PLAY on it
+out.then = storage.openMatches().map((m) => m.seed);
+out.current = storage.readMatch().save.seed;
+process.stdout.write(JSON.stringify(out));
+"""
+
+
+def test_a_move_saved_reads_no_replay_while_another_match_is_left_unfinished():
+    """Each move's save looked for its match among the unfinished ones through the list without the
+    finished matches, which parsed every kept replay (some 370,000 characters with 50 kept) at every
+    move of a player who had left the day's match unfinished. Now only a list that holds the seed
+    is read that way; the list is what it was."""
+    seen = run_web(MOVES_SAVED)
+    assert seen["replayReads"] == 0, seen
+    assert seen["open"] == ["DAY"]
+    assert seen["then"] == ["PLAY"] and seen["current"] == "DAY"
+
+
 def test_finished_matches_an_older_build_filed_as_unfinished_are_no_longer_listed():
     (seen,) = run([[
         ["put_open", [["OLD", 4], ["DONE1", 30], ["DONE2", 25]]],

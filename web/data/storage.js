@@ -309,6 +309,15 @@ function openList(store) {
   return finished.size ? good.filter((m) => !finished.has(matchId(m.save))) : good;
 }
 
+// Whether the unfinished matches' list may hold `seed`, from the list as
+// stored: the list itself (openList) leaves out the finished ones, which
+// reads every kept replay, and writeMatch asks at every move (a player with
+// the day's match left unfinished has a list). Unreadable: maybe.
+function mayListOpen(store, seed) {
+  const list = readJsonText(store.backend, KEYS.open);
+  return Array.isArray(list) ? list.some((m) => m && m.seed === seed) : read(store, KEYS.open) !== null;
+}
+
 // The ids (finished.js's matchId) of the finished matches kept, and of
 // the last ones a tab saw end (KEYS.ended: after "Borrar" emptied the
 // finished ones, or when they could not be kept, a match that ended is
@@ -379,8 +388,10 @@ function writeMatch(store, save, over) {
   if (ok) {
     store.lastWritten = { text, seed, over: Boolean(over) };
     if (over) noteEnded(store, save);
-    const list = openList(store);
-    if (list.some((m) => m.seed === seed)) writeOpen(store, list.filter((m) => m.seed !== seed));
+    if (mayListOpen(store, seed)) {
+      const list = openList(store);
+      if (list.some((m) => m.seed === seed)) writeOpen(store, list.filter((m) => m.seed !== seed));
+    }
     noteLost(store, null);
   } else {
     let saved = 0;
