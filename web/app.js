@@ -10,7 +10,7 @@ import { pickLanguage, translator } from "./text/i18n.js";
 import { buildPanel, renderPage, revealPanel } from "./table/render.js";
 import { dealResultSample } from "./table/panels.js";
 import { createMotion } from "./table/motion.js";
-import { createDealEnd } from "./table/deal-end.js";
+import { closePanel, createDealEnd } from "./table/deal-end.js";
 import { whenIdle } from "./table/idle.js";
 import { createFeedback } from "./table/feedback.js";
 import { bindInput } from "./table/input.js";
@@ -172,6 +172,33 @@ function revealDealResult() {
   state.ui.focus = null;
 }
 
+// "Siguiente" closed the deal result panel without a render: the page's
+// full render is due (at an idle moment, dealEnd.closed); a "settle" render
+// waits for it.
+let closing = false;
+
+// "Siguiente" (play/intents.js next, render("close")): the deal result panel
+// closes over the next deal's table in the tap's own task, without the page
+// built again (table/deal-end.js closePanel): the deal flies, read from the
+// page as it is laid out, the panel goes, the focus is given, the deal
+// sounds. False when there is no such panel to close: a full render then.
+function closeDealResult() {
+  const { view, ui } = state;
+  if (!view || ui.panel || ui.menuOpen || !root.querySelector(':scope > .overlay[data-key="panel:deal"]:not([data-building]):not([hidden])')) return false;
+  motion.measure();
+  const speed = ANIM_MS[state.settings.speed] ?? ANIM_MS.normal;
+  motion.animate(view, ui, state.boot.stage === "ready" ? speed : 0);
+  if (!closePanel(root, ui.focus)) return false;
+  if (state.boot.stage === "ready") feedback.shown(view, ui);
+  ui.focus = null;
+  closing = true;
+  dealEnd.closed(() => {
+    closing = false;
+    render("settle");
+  });
+  return true;
+}
+
 // The one render funnel: the page from the current view and UI state, the
 // motion from where the cards were to where they are. render("busy"): only
 // the busy mark changed (controller.runTask, before the engine answers);
@@ -182,8 +209,11 @@ function revealDealResult() {
 // only the page's boot mark changes (the stage shows on the boot screen
 // alone), so the table is not built again at each stage: on a phone that
 // was a frame of 40-90 ms each time, on the core the worker boots on.
+// render("close"): "Siguiente" closed the deal result panel (closeDealResult).
 function render(mode = "full") {
   if (mode === "busy") return renderBusy();
+  if (mode === "close" && closeDealResult()) return;
+  if (mode === "settle" && closing) return renderBusy(); // the close's own render is due
   if (mode === "boot" && state.view && state.ui.waking && !state.boot.error) {
     root.dataset.boot = state.boot.stage;
     return;
@@ -196,6 +226,7 @@ function render(mode = "full") {
       return;
     }
   }
+  closing = false;
   // Where the cards are, read first: a read after the writes below would
   // lay the page out for them alone.
   motion.measure();

@@ -20,7 +20,16 @@
 // the table animates, a made-up result panel is laid out hidden and taken
 // away (warm), its words part by part first, then whole: the first panel
 // laid out pays for its fonts and styles.
+//
+// "Siguiente" closes the panel in a frame of its own (closePanel): the
+// panel hidden, the table under it given back and focused, the next deal
+// flying (app.js), with no render: that table is the next deal's already
+// (the move that ended the deal drew it; nothing of it depends on the
+// panel). A whole render there was half of a phone's frame of 170-210 ms
+// at x4 (issue 33). The page's full render follows at an idle moment
+// (closed()): it takes the hidden panel out and checks the rest.
 
+import { HELD, holdPage } from "./dom.js";
 import { whenIdle } from "./idle.js";
 
 // The task after the next frame's paint.
@@ -107,5 +116,44 @@ export function createDealEnd(root, { render, reveal, sample }) {
     return end.stage;
   }
 
-  return { stageOf, done: () => end.done };
+  // "Siguiente" closed the panel (closePanel): `then` (the page's full
+  // render) once the close is painted, at an idle moment (its deal is flying
+  // then: at the latest a few frames on); done() settles after it.
+  function closed(then) {
+    end.done = new Promise((resolve) =>
+      afterNextPaint(() =>
+        whenIdle(
+          () => {
+            then();
+            resolve();
+          },
+          0,
+          300,
+        ),
+      ),
+    );
+  }
+
+  return { stageOf, closed, done: () => end.done };
+}
+
+// The deal result panel shown over the page closes (for "Siguiente"): hidden
+// (taken out by the next full render), the table under it given back to the
+// keyboard and the screen reader (as renderPage does once no panel is
+// asked for) and the focus given to `focus` (a data-key), else let go (the
+// panel's button had it). False when there is no such panel shown over a
+// page: a full render then.
+export function closePanel(root, focus) {
+  const overlay = root.querySelector(':scope > .overlay[data-key="panel:deal"]:not([data-building]):not([hidden])');
+  const page = root.querySelector(":scope > .page");
+  if (!overlay || !page) return false;
+  const had = overlay.contains(document.activeElement);
+  overlay.hidden = true;
+  overlay.setAttribute("aria-hidden", "true");
+  root.dataset.panel = "";
+  holdPage(page, false);
+  const target = focus ? page.querySelector(`[data-key="${CSS.escape(focus)}"]`) : null;
+  if (target && !target.closest(HELD)) target.focus({ preventScroll: true });
+  else if (had) document.activeElement.blur();
+  return true;
 }
