@@ -10,7 +10,7 @@ import { pickLanguage, translator } from "./text/i18n.js";
 import { buildPanel, renderPage, revealPanel } from "./table/render.js";
 import { dealResultSample } from "./table/panels.js";
 import { createMotion } from "./table/motion.js";
-import { closePanel, createDealEnd } from "./table/deal-end.js";
+import { closePanel, createDealEnd, dropVeil } from "./table/deal-end.js";
 import { whenIdle } from "./table/idle.js";
 import { createFeedback } from "./table/feedback.js";
 import { bindInput } from "./table/input.js";
@@ -178,21 +178,28 @@ function revealDealResult() {
 let closing = false;
 
 // "Siguiente" (play/intents.js next, render("close")): the deal result panel
-// closes over the next deal's table in the tap's own task, without the page
-// built again (table/deal-end.js closePanel): the deal flies, read from the
-// page as it is laid out, the panel goes, the focus is given, the deal
-// sounds. False when there is no such panel to close: a full render then.
+// closes over the next deal's table, drawn under it already, without the
+// page built again: in the tap's own task the panel goes (its veil stays),
+// the focus is given, the deal sounds (table/deal-end.js closePanel); in
+// the next, the veil goes and the deal flies, read from the page as it is
+// laid out; the full render at an idle moment after (dealEnd.closed). At
+// a quarter of a phone's CPU all of it in the tap's task was a frame of
+// 150-330 ms (issue 33). False when there is no such panel to close (or
+// the page is hidden: no frame comes): a full render then.
 function closeDealResult() {
   const { view, ui } = state;
-  if (!view || ui.panel || ui.menuOpen || !root.querySelector(':scope > .overlay[data-key="panel:deal"]:not([data-building]):not([hidden])')) return false;
-  motion.measure();
-  const speed = ANIM_MS[state.settings.speed] ?? ANIM_MS.normal;
-  motion.animate(view, ui, state.boot.stage === "ready" ? speed : 0);
+  if (!view || ui.panel || ui.menuOpen || document.hidden) return false;
   if (!closePanel(root, ui.focus)) return false;
   if (state.boot.stage === "ready") feedback.shown(view, ui);
   ui.focus = null;
   closing = true;
-  dealEnd.closed(() => {
+  const deal = () => {
+    motion.measure();
+    const speed = ANIM_MS[state.settings.speed] ?? ANIM_MS.normal;
+    motion.animate(state.view, state.ui, state.boot.stage === "ready" ? speed : 0);
+    dropVeil(root);
+  };
+  dealEnd.closed(deal, () => {
     closing = false;
     render("settle");
   });

@@ -116,39 +116,49 @@ export function createDealEnd(root, { render, reveal, sample }) {
     return end.stage;
   }
 
-  // "Siguiente" closed the panel (closePanel): `then` (the page's full
-  // render) once the close is painted, at an idle moment (its deal is flying
-  // then: at the latest a few frames on); done() settles after it.
-  function closed(then) {
-    end.done = new Promise((resolve) =>
-      afterNextPaint(() =>
-        whenIdle(
-          () => {
-            then();
-            resolve();
-          },
-          0,
-          300,
-        ),
-      ),
-    );
+  // "Siguiente" closed the panel (closePanel): `deal` (its veil taken off,
+  // the next deal flying) in the task after the close's paint, a phone's
+  // frame of its own; then `then` (the page's full render) at an idle
+  // moment (the deal flies then: at the latest a few frames on); done()
+  // settles after it.
+  function closed(deal, then) {
+    const last = () =>
+      whenIdle(
+        () => {
+          then();
+          resolve();
+        },
+        0,
+        300,
+      );
+    let resolve;
+    end.done = new Promise((r) => {
+      resolve = r;
+    });
+    afterNextPaint(() => {
+      deal();
+      afterNextPaint(last);
+    });
   }
 
   return { stageOf, closed, done: () => end.done };
 }
 
-// The deal result panel shown over the page closes (for "Siguiente"): hidden
-// (taken out by the next full render), the table under it given back to the
-// keyboard and the screen reader (as renderPage does once no panel is
-// asked for) and the focus given to `focus` (a data-key), else let go (the
-// panel's button had it). False when there is no such panel shown over a
-// page: a full render then.
+// The deal result panel shown over the page closes (for "Siguiente"): the
+// panel goes and its veil stays (data-closing, style.css), over the table
+// as it was and under the tap's own mouse events (a touch's come after its
+// end, on what is under the finger then), till dropVeil() in the next
+// frame; taken out by the next full render. Out of the accessibility tree
+// at once, the table under it given back to the keyboard and the screen
+// reader (as renderPage does once no panel is asked for) and the focus
+// given to `focus` (a data-key), else let go (the panel's button had it).
+// False when there is no such panel shown over a page: a full render then.
 export function closePanel(root, focus) {
-  const overlay = root.querySelector(':scope > .overlay[data-key="panel:deal"]:not([data-building]):not([hidden])');
+  const overlay = root.querySelector(':scope > .overlay[data-key="panel:deal"]:not([data-building]):not([data-closing]):not([data-closed])');
   const page = root.querySelector(":scope > .page");
   if (!overlay || !page) return false;
   const had = overlay.contains(document.activeElement);
-  overlay.hidden = true;
+  overlay.setAttribute("data-closing", "");
   overlay.setAttribute("aria-hidden", "true");
   root.dataset.panel = "";
   holdPage(page, false);
@@ -156,4 +166,12 @@ export function closePanel(root, focus) {
   if (target && !target.closest(HELD)) target.focus({ preventScroll: true });
   else if (had) document.activeElement.blur();
   return true;
+}
+
+// The veil a closing panel left (closePanel) goes: off the screen too.
+export function dropVeil(root) {
+  const overlay = root.querySelector(":scope > .overlay[data-closing]");
+  if (!overlay) return;
+  overlay.removeAttribute("data-closing");
+  overlay.setAttribute("data-closed", "");
 }
