@@ -558,6 +558,43 @@ def test_the_page_lays_a_deal_result_panel_out_hidden_at_idle_moments_before_the
     assert button(page, "Mazo").is_visible()
 
 
+# Before the page's scripts: a frame counter; the frame whose task last changed the discard pile's
+# top (a discard rendered); and, for each request of the computer's next step sent to the engine's
+# worker, the frame of its task and that last change's.
+STEP_PROBE = r"""(() => {
+  const p = window.__steps = { frame: 0, shown: null, asked: [] };
+  const tick = () => { p.frame++; requestAnimationFrame(tick); };
+  requestAnimationFrame(tick);
+  new MutationObserver(() => { p.shown = p.frame; }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-top'] });
+  const post = Worker.prototype.postMessage;
+  Worker.prototype.postMessage = function (message, ...rest) {
+    if (message && message.method === 'computer_step') p.asked.push({ frame: p.frame, shown: p.shown });
+    return post.call(this, message, ...rest);
+  };
+})();"""
+
+
+def test_the_computers_next_step_is_asked_once_the_discard_before_it_is_painted(tab, site, at_draw):
+    # Issue 33: the render of the player's discard is a phone's whole frame at x4, and the request
+    # of the computer's first step was posted in that same task (the engine's call, its watchdog,
+    # the message). It goes in a later task, once that frame is painted: the pause before the
+    # computer's move covers it.
+    tab.add_init_script(STEP_PROBE)
+    open_at(tab, at_draw, site)
+    button(tab, "Mazo").click()
+    view = settle(tab)
+    dd = view["discard_deadwood"]
+    card = min((a["card"] for a in view["legal"] if a["type"] == "discard"), key=lambda c: (dd.get(c, 99), c))
+    hand = tab.locator(f'.hand [data-card="{card}"]')
+    hand.click(position={"x": 8, "y": 20})
+    hand.click(position={"x": 8, "y": 20})
+    after = settle(tab)
+    assert after["to_act"] == 0 and actions(tab) > at_draw.moves + 2  # the computer has played
+    steps = tab.evaluate("window.__steps")
+    assert steps["asked"] and steps["asked"][0]["shown"] is not None, steps
+    assert all(a["frame"] > a["shown"] for a in steps["asked"] if a["shown"] is not None), steps
+
+
 @pytest.fixture(scope="module")
 def before_computer_ends_deal():
     """A match saved just before the computer's moves that end its first deal."""
@@ -736,11 +773,12 @@ PANEL_STAGES_PROBE = r"""(() => {
 
 # Before the page's scripts: what the tap on "Siguiente" did in its own task (from its pointerup to
 # the end of its click's capture, the intent's task on a phone or a desktop): the nodes it put in
-# the page or took out (anywhere: the page built again, the panel taken out), whether the deal
-# result panel was out of sight and out of the accessibility tree by then, and where the focus
-# was; then, at each of the next frames until the deal flies, whether the table showed under the
-# panel's veil (as while the panel was up) or with every card of the deal in flight (from the
-# stock): a card drawn where it lands a frame before it is dealt would flash.
+# #app or took out of it (the page built again, the panel taken out; the live region's line that
+# tells the new deal is not the page's), whether the deal result panel was out of sight and out
+# of the accessibility tree by then, and where the focus was; then, at each of the next frames
+# until the deal flies, whether the table showed under the panel's veil (as while the panel was
+# up) or with every card of the deal in flight (from the stock): a card drawn where it lands a
+# frame before it is dealt would flash.
 CLOSE_PROBE = r"""(() => {
   const c = window.__close = { tap: null, frames: [] };
   let during = null;
@@ -759,10 +797,11 @@ CLOSE_PROBE = r"""(() => {
     if (!during) return;
     const records = during.concat(observer.takeRecords());
     during = null;
+    const app = document.getElementById('app');
     const panel = document.querySelector('.panel.deal');
     const overlay = panel && panel.closest('.overlay');
     c.tap = {
-      built: records.reduce((n, r) => n + r.addedNodes.length + r.removedNodes.length, 0),
+      built: records.filter((r) => app.contains(r.target)).reduce((n, r) => n + r.addedNodes.length + r.removedNodes.length, 0),
       panelGone: !panel || (!panel.contains(centre()) && overlay.getAttribute('aria-hidden') === 'true'),
       focus: document.activeElement === document.body ? null : document.activeElement.dataset.key || null,
     };
@@ -810,3 +849,4 @@ def test_the_deal_result_panel_is_laid_out_hidden_before_it_shows_and_the_next_d
     view = tab.evaluate("window.ginApp.view")
     wanted = None if view["to_act"] != 0 else "act:take" if view["phase"].startswith("upcard") else "stock"
     assert tap["focus"] == wanted and tab.evaluate("document.activeElement.dataset.key || null") == wanted, (tap, view["phase"])
+
