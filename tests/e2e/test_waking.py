@@ -843,10 +843,11 @@ def test_the_deal_result_panel_is_laid_out_hidden_before_it_shows_and_the_next_d
     tab.wait_for_function("() => window.__close.frames.length && !window.__close.frames.at(-1).veiled && !window.__close.frames.at(-1).still")
     frames = tab.evaluate("window.__close.frames")
     assert all(f["veiled"] or f["still"] == 0 for f in frames) and len(frames) <= 4, frames
-    # The panel is taken out of the page a moment later, and the focus stays where the tap gave it.
-    tab.evaluate("window.ginApp.idle()")
-    assert tab.locator(".overlay[data-key='panel:deal']").count() == 0
+    # The focus the tap gave is the next deal's (Tomar: the deal then hides it while it lands, as
+    # before), and the panel is taken out of the page a moment later.
     view = tab.evaluate("window.ginApp.view")
     wanted = None if view["to_act"] != 0 else "act:take" if view["phase"].startswith("upcard") else "stock"
-    assert tap["focus"] == wanted and tab.evaluate("document.activeElement.dataset.key || null") == wanted, (tap, view["phase"])
+    assert tap["focus"] == wanted, (tap, view["phase"])
+    tab.evaluate("window.ginApp.idle()")
+    assert tab.locator(".overlay[data-key='panel:deal']").count() == 0
 
