@@ -10,7 +10,7 @@ import { pickLanguage, translator } from "./text/i18n.js";
 import { buildPanel, renderPage, revealPanel } from "./table/render.js";
 import { dealResultSample } from "./table/panels.js";
 import { createMotion } from "./table/motion.js";
-import { createDealEnd } from "./table/deal-end.js";
+import { closePanel, createDealEnd, dropVeil } from "./table/deal-end.js";
 import { whenIdle } from "./table/idle.js";
 import { createFeedback } from "./table/feedback.js";
 import { bindInput } from "./table/input.js";
@@ -172,6 +172,40 @@ function revealDealResult() {
   state.ui.focus = null;
 }
 
+// "Siguiente" closed the deal result panel without a render: the page's
+// full render is due (at an idle moment, dealEnd.closed); a "settle" render
+// waits for it.
+let closing = false;
+
+// "Siguiente" (play/intents.js next, render("close")): the deal result panel
+// closes over the next deal's table, drawn under it already, without the
+// page built again: in the tap's own task the panel goes (its veil stays),
+// the focus is given, the deal sounds (table/deal-end.js closePanel); in
+// the next, the veil goes and the deal flies, read from the page as it is
+// laid out; the full render at an idle moment after (dealEnd.closed). At
+// a quarter of a phone's CPU all of it in the tap's task was a frame of
+// 150-330 ms (issue 33). False when there is no such panel to close (or
+// the page is hidden: no frame comes): a full render then.
+function closeDealResult() {
+  const { view, ui } = state;
+  if (!view || ui.panel || ui.menuOpen || document.hidden) return false;
+  if (!closePanel(root, ui.focus)) return false;
+  if (state.boot.stage === "ready") feedback.shown(view, ui);
+  ui.focus = null;
+  closing = true;
+  const deal = () => {
+    motion.measure();
+    const speed = ANIM_MS[state.settings.speed] ?? ANIM_MS.normal;
+    motion.animate(state.view, state.ui, state.boot.stage === "ready" ? speed : 0);
+    dropVeil(root);
+  };
+  dealEnd.closed(deal, () => {
+    closing = false;
+    render("settle");
+  });
+  return true;
+}
+
 // The one render funnel: the page from the current view and UI state, the
 // motion from where the cards were to where they are. render("busy"): only
 // the busy mark changed (controller.runTask, before the engine answers);
@@ -182,8 +216,11 @@ function revealDealResult() {
 // only the page's boot mark changes (the stage shows on the boot screen
 // alone), so the table is not built again at each stage: on a phone that
 // was a frame of 40-90 ms each time, on the core the worker boots on.
+// render("close"): "Siguiente" closed the deal result panel (closeDealResult).
 function render(mode = "full") {
   if (mode === "busy") return renderBusy();
+  if (mode === "close" && closeDealResult()) return;
+  if (mode === "settle" && closing) return renderBusy(); // the close's own render is due
   if (mode === "boot" && state.view && state.ui.waking && !state.boot.error) {
     root.dataset.boot = state.boot.stage;
     return;
@@ -196,6 +233,7 @@ function render(mode = "full") {
       return;
     }
   }
+  closing = false;
   // Where the cards are, read first: a read after the writes below would
   // lay the page out for them alone.
   motion.measure();

@@ -504,7 +504,12 @@ async function computerTurns(ctrl) {
   while (state.view && !state.view.over && state.view.to_act === 1 && mine === ctrl.generation && !paused(state)) {
     const pause = delay(SPEED_DELAY_MS[state.settings.speed] ?? SPEED_DELAY_MS.normal);
     if (!ctrl.pendingStep || ctrl.pendingStep.mine !== mine) {
-      const answer = ctrl.engine.call("computer_step", {});
+      // Asked once what was just rendered (the player's move, the
+      // computer's draw) is painted: not in that render's task, a phone's
+      // frame already (issue 33); the pause covers it. Not asked of an
+      // engine replaced meanwhile, nor for a match no longer on the table
+      // (the loop stops below).
+      const answer = ctrl.painted().then(() => (mine === ctrl.generation ? ctrl.engine.call("computer_step", {}) : null));
       answer.catch(() => {}); // awaited below; a failure reaches runTask()
       ctrl.pendingStep = { mine, before: state.view, answer };
     }
@@ -530,8 +535,10 @@ function showComputerStep(ctrl, step, result) {
   state.ui.lastComputer = move;
   // "Wait: it is the computer's turn" no longer holds.
   if (state.view.to_act !== 1 && state.ui.message && state.ui.message.code === "not_your_turn") state.ui.message = null;
-  ctrl.announce(computerMove(state.t, move));
   ctrl.render();
+  // Told after the render: a line put in the live region first made the
+  // render's first read (motion's) lay the page out for it alone (issue 33).
+  ctrl.announce(computerMove(state.t, move));
 }
 
 // --- the player's moves and their refusals ----------------------------------------

@@ -201,7 +201,9 @@ function next(ctx) {
     ctx.announce(newDeal(state.t, state.view.deal_number, state.view.dealer));
     state.ui.focus = state.view.to_act === 0 ? (state.view.phase.startsWith("upcard") ? "act:take" : "stock") : null;
   }
-  ctx.render();
+  // The next deal's table is under the panel already: the panel only closes
+  // (app.js closeDealResult); the match result is a render.
+  ctx.render(state.ui.panel ? "full" : "close");
   controller.playOn(); // the computer may deal the first move
 }
 

@@ -20,7 +20,16 @@
 // the table animates, a made-up result panel is laid out hidden and taken
 // away (warm), its words part by part first, then whole: the first panel
 // laid out pays for its fonts and styles.
+//
+// "Siguiente" closes the panel in a frame of its own (closePanel): the
+// panel hidden, the table under it given back and focused, the next deal
+// flying (app.js), with no render: that table is the next deal's already
+// (the move that ended the deal drew it; nothing of it depends on the
+// panel). A whole render there was half of a phone's frame of 170-210 ms
+// at x4 (issue 33). The page's full render follows at an idle moment
+// (closed()): it takes the hidden panel out and checks the rest.
 
+import { HELD, holdPage } from "./dom.js";
 import { whenIdle } from "./idle.js";
 
 // The task after the next frame's paint.
@@ -107,5 +116,62 @@ export function createDealEnd(root, { render, reveal, sample }) {
     return end.stage;
   }
 
-  return { stageOf, done: () => end.done };
+  // "Siguiente" closed the panel (closePanel): `deal` (its veil taken off,
+  // the next deal flying) in the task after the close's paint, a phone's
+  // frame of its own; then `then` (the page's full render) at an idle
+  // moment (the deal flies then: at the latest a few frames on); done()
+  // settles after it.
+  function closed(deal, then) {
+    const last = () =>
+      whenIdle(
+        () => {
+          then();
+          resolve();
+        },
+        0,
+        300,
+      );
+    let resolve;
+    end.done = new Promise((r) => {
+      resolve = r;
+    });
+    afterNextPaint(() => {
+      deal();
+      afterNextPaint(last);
+    });
+  }
+
+  return { stageOf, closed, done: () => end.done };
+}
+
+// The deal result panel shown over the page closes (for "Siguiente"): the
+// panel goes and its veil stays (data-closing, style.css), over the table
+// as it was and under the tap's own mouse events (a touch's come after its
+// end, on what is under the finger then), till dropVeil() in the next
+// frame; taken out by the next full render. Out of the accessibility tree
+// at once, the table under it given back to the keyboard and the screen
+// reader (as renderPage does once no panel is asked for) and the focus
+// given to `focus` (a data-key), else let go (the panel's button had it).
+// False when there is no such panel shown over a page: a full render then.
+export function closePanel(root, focus) {
+  const overlay = root.querySelector(':scope > .overlay[data-key="panel:deal"]:not([data-building]):not([data-closing]):not([data-closed])');
+  const page = root.querySelector(":scope > .page");
+  if (!overlay || !page) return false;
+  const had = overlay.contains(document.activeElement);
+  overlay.setAttribute("data-closing", "");
+  overlay.setAttribute("aria-hidden", "true");
+  root.dataset.panel = "";
+  holdPage(page, false);
+  const target = focus ? page.querySelector(`[data-key="${CSS.escape(focus)}"]`) : null;
+  if (target && !target.closest(HELD)) target.focus({ preventScroll: true });
+  else if (had) document.activeElement.blur();
+  return true;
+}
+
+// The veil a closing panel left (closePanel) goes: off the screen too.
+export function dropVeil(root) {
+  const overlay = root.querySelector(":scope > .overlay[data-closing]");
+  if (!overlay) return;
+  overlay.removeAttribute("data-closing");
+  overlay.setAttribute("data-closed", "");
 }
