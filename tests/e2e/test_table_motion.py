@@ -199,7 +199,9 @@ def test_cards_that_only_slide_along_the_hand_fly_unmarked_and_take_a_tap(page, 
     page.wait_for_function(LANDED)
     button(page, "Mazo").click()
     seen = page.evaluate(SLIDES, None)
-    assert seen["flies"] and seen["marked"] == [seen["moved"]] and seen["movedStyle"] == "5 none", seen
+    # Every card of the hand in flight in the fan's order (no z-index): the card drawn goes under
+    # its right-hand neighbours as they slide, as when they were marked too.
+    assert seen["flies"] and seen["marked"] == [seen["moved"]] and seen["movedStyle"] == "auto none", seen
     assert len(seen["slid"]) >= 5 and seen["slidStyle"] == ["auto auto"], seen
     # A tap on a sliding card (held mid-slide) reaches it: the card is chosen.
     assert seen["target"] in seen["slid"] and seen["hit"] == seen["target"], seen
@@ -212,7 +214,7 @@ def test_cards_that_only_slide_along_the_hand_fly_unmarked_and_take_a_tap(page, 
     thrown = hand[3]
     page.locator(f'.hand [data-card="{thrown}"]').dblclick(position={"x": 8, "y": 20})
     seen = page.evaluate(SLIDES, thrown)
-    assert seen["flies"] and seen["marked"] == [thrown], seen
+    assert seen["flies"] and seen["marked"] == [thrown] and seen["movedStyle"] == "5 none", seen
     assert len(seen["slid"]) >= 5 and seen["slidStyle"] == ["auto auto"], seen
     page.evaluate(RESUME)
     page.wait_for_function(LANDED)

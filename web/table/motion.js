@@ -26,8 +26,8 @@
 // Every animation of the motion layer carries this id (drag.js's "held" and
 // the CSS transitions of a selection are not motion).
 export const MOTION_ID = "motion";
-// A card in flight carries this attribute (style.css: on top, no target),
-// set when it starts and taken off when it lands (not on a card that only
+// A card in flight carries this attribute (style.css: no target, and on
+// top, but in the hand in the fan's order), set when it starts and taken off when it lands (not on a card that only
 // slides along the hand: fly's `slide`); the renderer never writes
 // it and the keyed update leaves it (morph.js). Not an animation of
 // z-index and pointer-events: those run on the page's thread and restyle
