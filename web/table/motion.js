@@ -26,15 +26,22 @@
 // Every animation of the motion layer carries this id (drag.js's "held" and
 // the CSS transitions of a selection are not motion).
 export const MOTION_ID = "motion";
-// A card in flight carries this attribute (style.css: no target, and on
-// top, but in the hand in the fan's order), set when it starts and taken off when it lands (not on a card that only
-// slides along the hand: fly's `slide`); the renderer never writes
-// it and the keyed update leaves it (morph.js). Not an animation of
+// A card in flight carries this attribute (style.css: on top, no target;
+// FAN below), set when it starts and taken off when it lands (not on a
+// card that only slides along the hand: fly's `slide`); the renderer never
+// writes it and the keyed update leaves it (morph.js). Not an animation of
 // z-index and pointer-events: those run on the page's thread and restyle
 // the card and its whole face at every frame (pointer-events is inherited);
 // the flight itself animates the transform only, which the compositor runs
 // by itself (smooth even while the page's thread is busy).
 export const FLYING = "data-flying";
+// FLYING's value on a card that flies into the hand while the card after it
+// slides aside (a card drawn or taken, most of the hand's flights): it keeps
+// the fan's order (style.css), under that neighbour, as when every card in
+// flight was marked; on top it would cover the neighbour until it landed,
+// then drop under it. A card whose right-hand neighbour stays (a card
+// dropped where the others made room for it) still flies on top of it.
+const FAN = "fan";
 // On the page root (#app) from the first card of a new deal until its last lands.
 export const DEALING = "data-dealing";
 
@@ -122,9 +129,10 @@ function ground(motion, node) {
   if (before) before.cancel();
 }
 
-// mark: false for a card that only slides along the hand (fly's `slide`).
-function startFlight(motion, node, keyframes, options, mark = true) {
-  if (mark) node.setAttribute(FLYING, "");
+// mark: the value of FLYING ("" on top; "fan" in the fan's order, FAN), or
+// null for a card that only slides along the hand (fly's `slide`).
+function startFlight(motion, node, keyframes, options, mark = "") {
+  if (mark !== null) node.setAttribute(FLYING, mark);
   const animation = node.animate(keyframes, { ...options, id: MOTION_ID, fill: "backwards" });
   motion.flights.set(node, animation);
   land(motion, node, animation);
@@ -150,6 +158,7 @@ function fly(motion, node, from, duration, { delay = 0, turn = false, slide = fa
 function launch(motion) {
   const list = motion.planned;
   motion.planned = null;
+  const planned = new Set(list.map((f) => f.node));
   for (const f of list) ground(motion, f.node);
   const rects = list.map((f) => rectOf(f.node));
   list.forEach((f, i) => {
@@ -161,7 +170,7 @@ function launch(motion) {
       duration: f.duration,
       delay: f.delay,
       easing: "cubic-bezier(.2,.7,.3,1)",
-    }, !f.slide);
+    }, f.slide ? null : planned.has(f.node.nextElementSibling) && f.node.closest(".hand") ? FAN : "");
   });
 }
 
