@@ -137,8 +137,9 @@ MID_FLIGHT = """async () => {
 
 @pytest.mark.alone
 def test_a_flying_card_is_marked_until_it_lands(page, open_app):
-    """The motion layer marks a card in flight (on top, no target) for exactly its flight, through
-    a render in the middle of it (a selection), and no card stays marked at rest."""
+    """The motion layer marks a card in flight (no target; on top, or in the fan's order when
+    the card after it slides aside: "fan") for exactly its flight, through a render in the middle
+    of it (a selection), and no card stays marked at rest."""
     view = to_draw(page, open_moving(page, open_app, (390, 844)))
     page.wait_for_function("() => document.getAnimations().filter(a => a.playState === 'running').length === 0")
     assert page.locator("[data-flying]").count() == 0
@@ -147,15 +148,78 @@ def test_a_flying_card_is_marked_until_it_lands(page, open_app):
     # here outlasted it on a loaded machine: the mark read after the card had landed).
     seen = page.evaluate(MID_FLIGHT)
     drawn, other = seen["drawn"], seen["other"]
-    assert seen["flying"] and seen["marked"] == "" and seen["pointer"] == "none", seen
+    assert seen["flying"] and seen["marked"] in ("", "fan") and seen["pointer"] == "none", seen
     assert seen["selected"] == other and seen["still"], seen  # a render mid-flight (a selection)
-    assert seen["after"] == "", ("a render in the middle of the flight took its mark", seen)
+    assert seen["after"] == seen["marked"], ("a render in the middle of the flight took its mark", seen)
     card = page.locator(f'.hand [data-card="{drawn}"]')
     assert ui(page)["selected"] == other
     page.wait_for_function("() => document.getAnimations().filter(a => a.playState === 'running').length === 0")
     page.wait_for_function("() => document.querySelectorAll('[data-flying]').length === 0")
     assert card.evaluate("(el) => getComputedStyle(el).pointerEvents") == "auto"
     assert view["phase"] == "draw"
+
+
+# Once the card drawn (`thrown` null), or the card thrown, shows where it goes: the hand's cards
+# in flight, those marked as in flight, the moved card's flight and style; each flight then held
+# where it is (a tap's round trip from the test outlasts a slide), and a point on a sliding card's
+# own strip (the next card of the fan covers the rest), with the card a tap there finds.
+SLIDES = """async (thrown) => {
+  const view = () => window.ginApp.view;
+  const at = () => thrown ? document.querySelector(`.discard-pile [data-face='${thrown}']`)
+    : view().phase === 'discard' && document.querySelector(`.hand [data-card='${view().drawn}']`);
+  while (!at()) await new Promise((r) => requestAnimationFrame(r));
+  const flight = (n) => n.getAnimations().find((a) => a.id === 'motion' && a.playState === 'running');
+  const cards = [...document.querySelectorAll('.hand .hand-card')];
+  const card = at(), flies = Boolean(flight(card)), flights = [...cards, card].map(flight).filter(Boolean);
+  const slid = cards.filter((n) => n !== card && flight(n));
+  for (const a of flights) a.pause();
+  const rest = cards.filter((n) => n !== card), i = Math.max(0, Math.min(rest.indexOf(slid[slid.length >> 1]), rest.length - 2));
+  const r = rest[i].getBoundingClientRect(), next = rest[i + 1].getBoundingClientRect();
+  const x = (r.left + Math.min(r.right, next.left)) / 2, y = r.top + r.height * 0.75;
+  const hit = document.elementFromPoint(x, y);
+  return { moved: thrown || view().drawn, slid: slid.map((n) => n.dataset.card), target: rest[i].dataset.card, x, y,
+    hit: hit && hit.closest('.hand-card') ? hit.closest('.hand-card').dataset.card : null,
+    marked: [...document.querySelectorAll('[data-flying]')].map((n) => n.dataset.card || n.dataset.face),
+    flies,
+    slidStyle: [...new Set(slid.map((n) => `${getComputedStyle(n).zIndex} ${getComputedStyle(n).pointerEvents}`))],
+    movedStyle: `${getComputedStyle(card).zIndex} ${getComputedStyle(card).pointerEvents}` };
+}"""
+RESUME = "() => { for (const a of document.getAnimations()) if (a.id === 'motion' && a.playState === 'paused') a.play(); }"
+LANDED = "() => !document.querySelector('[data-flying]') && !document.getAnimations().some(a => a.playState === 'running')"
+
+
+@pytest.mark.alone
+def test_cards_that_only_slide_along_the_hand_fly_unmarked_and_take_a_tap(page, open_app):
+    """Issue 33: the mark of a card in flight (on top, no target) went on every card of the hand
+    that slid along it to make room for a card drawn or to close a thrown card's gap, and off again
+    as each landed: each time the whole hand styled again, on a phone at x4 the longest part of the
+    move's frames. Sorted by suit, a draw and a discard move no card of the hand by more than a
+    slide: the cards that slide still fly, unmarked (in their place in the fan, and a tap on one
+    reaches it); the card drawn, and the card thrown onto the pile, fly marked as before."""
+    to_draw(page, open_moving(page, open_app, (390, 844), settings={**MOVING, "sort": "suit"}))
+    page.wait_for_function(LANDED)
+    button(page, "Mazo").click()
+    seen = page.evaluate(SLIDES, None)
+    # Every card of the hand in flight in the fan's order (no z-index): the card drawn goes under
+    # its right-hand neighbours as they slide, as when they were marked too.
+    assert seen["flies"] and seen["marked"] == [seen["moved"]] and seen["movedStyle"] == "auto none", seen
+    assert len(seen["slid"]) >= 5 and seen["slidStyle"] == ["auto auto"], seen
+    # A tap on a sliding card (held mid-slide) reaches it: the card is chosen.
+    assert seen["target"] in seen["slid"] and seen["hit"] == seen["target"], seen
+    page.mouse.click(seen["x"], seen["y"])
+    page.wait_for_function("(c) => window.ginApp.ui.selected === c", arg=seen["target"])
+    page.evaluate(RESUME)
+    page.wait_for_function(LANDED)
+    # A card thrown from the middle of the hand: the cards after it close the gap, unmarked.
+    hand = page.evaluate("[...document.querySelectorAll('.hand .hand-card')].map((n) => n.dataset.card)")
+    thrown = hand[3]
+    page.locator(f'.hand [data-card="{thrown}"]').dblclick(position={"x": 8, "y": 20})
+    seen = page.evaluate(SLIDES, thrown)
+    assert seen["flies"] and seen["marked"] == [thrown] and seen["movedStyle"] == "5 none", seen
+    assert len(seen["slid"]) >= 5 and seen["slidStyle"] == ["auto auto"], seen
+    page.evaluate(RESUME)
+    page.wait_for_function(LANDED)
+    assert settle(page)["phase"] == "draw"
 
 
 class TestNothingMoves:

@@ -8,7 +8,9 @@
 // computer's cards face up and moves the layoffs onto the melds they join.
 // Nothing moves with prefers-reduced-motion or speed "instant"; animations
 // never hold input (they are visual only), and a card in flight is no target
-// (pointer-events none while it moves): a tap goes to what lies under it.
+// (pointer-events none while it moves): a tap goes to what lies under it; a
+// hand card that only slides along the hand (less than its width: room made
+// for a card drawn, a thrown card's gap closed) stays one (fly's `slide`).
 // Only the card that moves flies, from where it is now (mid-flight too).
 // settled() resolves once nothing of ours moves any more: the computer
 // waits on it before its move (play/controller.js). landed() is the one
@@ -24,14 +26,22 @@
 // Every animation of the motion layer carries this id (drag.js's "held" and
 // the CSS transitions of a selection are not motion).
 export const MOTION_ID = "motion";
-// A card in flight carries this attribute (style.css: on top, no target),
-// set when it starts and taken off when it lands; the renderer never writes
-// it and the keyed update leaves it (morph.js). Not an animation of
+// A card in flight carries this attribute (style.css: on top, no target;
+// FAN below), set when it starts and taken off when it lands (not on a
+// card that only slides along the hand: fly's `slide`); the renderer never
+// writes it and the keyed update leaves it (morph.js). Not an animation of
 // z-index and pointer-events: those run on the page's thread and restyle
 // the card and its whole face at every frame (pointer-events is inherited);
 // the flight itself animates the transform only, which the compositor runs
 // by itself (smooth even while the page's thread is busy).
 export const FLYING = "data-flying";
+// FLYING's value on a card that flies into the hand while the card after it
+// slides aside (a card drawn or taken, most of the hand's flights): it keeps
+// the fan's order (style.css), under that neighbour, as when every card in
+// flight was marked; on top it would cover the neighbour until it landed,
+// then drop under it. A card whose right-hand neighbour stays (a card
+// dropped where the others made room for it) still flies on top of it.
+const FAN = "fan";
 // On the page root (#app) from the first card of a new deal until its last lands.
 export const DEALING = "data-dealing";
 
@@ -119,8 +129,10 @@ function ground(motion, node) {
   if (before) before.cancel();
 }
 
-function startFlight(motion, node, keyframes, options) {
-  node.setAttribute(FLYING, "");
+// mark: the value of FLYING ("" on top; "fan" in the fan's order, FAN), or
+// null for a card that only slides along the hand (fly's `slide`).
+function startFlight(motion, node, keyframes, options, mark = "") {
+  if (mark !== null) node.setAttribute(FLYING, mark);
   const animation = node.animate(keyframes, { ...options, id: MOTION_ID, fill: "backwards" });
   motion.flights.set(node, animation);
   land(motion, node, animation);
@@ -131,8 +143,13 @@ function start(motion, node, keyframes, options) {
   startFlight(motion, node, keyframes, options);
 }
 
-function fly(motion, node, from, duration, { delay = 0, turn = false } = {}) {
-  if (from && node) motion.planned.push({ node, from, duration, delay, turn });
+// slide: a hand card that only slides along the hand, by less than its
+// width, to make room for a card drawn or close a thrown card's gap: it
+// keeps its place in the stack and stays a target, so it is not marked
+// (FLYING): the mark restyled each card of the hand as it took off and again
+// as it landed, the longest part of a move's frames on a phone (issue 33).
+function fly(motion, node, from, duration, { delay = 0, turn = false, slide = false } = {}) {
+  if (from && node) motion.planned.push({ node, from, duration, delay, turn, slide });
 }
 
 // Reads, then writes: every card's place (one layout; a card still in
@@ -141,6 +158,7 @@ function fly(motion, node, from, duration, { delay = 0, turn = false } = {}) {
 function launch(motion) {
   const list = motion.planned;
   motion.planned = null;
+  const planned = new Set(list.map((f) => f.node));
   for (const f of list) ground(motion, f.node);
   const rects = list.map((f) => rectOf(f.node));
   list.forEach((f, i) => {
@@ -152,7 +170,7 @@ function launch(motion) {
       duration: f.duration,
       delay: f.delay,
       easing: "cubic-bezier(.2,.7,.3,1)",
-    });
+    }, f.slide ? null : planned.has(f.node.nextElementSibling) && f.node.closest(".hand") ? FAN : "");
   });
 }
 
@@ -288,7 +306,10 @@ function planFlight(motion, was, node, duration) {
     // that the top was taken) was there all along: only new tops fly.
     if (old.node === node && node.closest(".discard-pile")) return;
     const now = rectOf(node);
-    if (old.node !== node || Math.abs(now.left - old.rect.left) > 1 || Math.abs(now.top - old.rect.top) > 1) fly(motion, node, old.rect, duration);
+    const dx = Math.abs(now.left - old.rect.left);
+    const dy = Math.abs(now.top - old.rect.top);
+    const slide = old.node === node && dx < now.width && dy < now.height / 2 && Boolean(node.closest(".hand"));
+    if (old.node !== node || dx > 1 || dy > 1) fly(motion, node, old.rect, duration, { slide });
   } else if (node.closest(".hand")) {
     fly(motion, node, was.stock, duration * 1.2, { turn: true }); // drawn from the stock
   } else if (node.closest(".discard-pile")) {
