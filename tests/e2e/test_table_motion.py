@@ -625,7 +625,8 @@ def test_a_move_builds_only_the_hand_cards_it_changes(page, open_app):
     the keyed update compared each with its live node: on a phone, a good part of a move's script.
     A card that shows the same as before is now taken as it is: a draw builds the card drawn and
     those it changed (a meld, the first card's tab stop), a selection the cards it changes; the
-    hand still shows each card whole, in the view's order, on the nodes it had. With the keyboard,
+    hand still shows each card whole, in the view's order, on the nodes it had; a selection builds
+    none of the piles' cards either. With the keyboard,
     a discarded card's place goes to its neighbour (the focus)."""
     page.add_init_script(FACES_PROBE)
     to_draw(page, setup(page, open_app, (390, 844)))
@@ -649,6 +650,8 @@ def test_a_move_builds_only_the_hand_cards_it_changes(page, open_app):
     assert [c["card"] for c in now] == [c["card"] for c in hand] and all(c["kept"] and c["whole"] for c in now), now
     changed = sorted(b["card"] for a, b in zip(hand, now) if a["shows"] != b["shows"])
     assert card in changed and len(changed) <= 2 and hand_faces_built(page, view["hand"]) == changed, changed
+    # Nor the piles, whose cards it does not change (nor any other face: the rival's are kept too).
+    assert sorted(page.evaluate("window.__faces")) == changed, page.evaluate("window.__faces")
     # The keyboard: the selected card thrown, its neighbour takes the focus.
     page.locator(f'.hand [data-card="{card}"]').focus()
     at = [c["card"] for c in now].index(card)

@@ -160,10 +160,15 @@ function buildOpponentArea(view, ui, line) {
 }
 
 function piles(view, ui) {
-  const { t } = ui;
   const top = view.discard.length ? view.discard[view.discard.length - 1] : null;
   const under = view.discard.length > 1 ? view.discard[view.discard.length - 2] : null;
-  const hinted = ui.hintTarget;
+  const hinted = ui.hintTarget === "stock" || ui.hintTarget === "discard" ? ui.hintTarget : null;
+  // A selection, a message, a hint elsewhere change nothing here (issue 33).
+  return memo("piles", "div", [ui.lang, top, under, view.stock_count, hinted], () => buildPiles(view, ui, top, under, hinted));
+}
+
+function buildPiles(view, ui, top, under, hinted) {
+  const { t } = ui;
   const stock = el(
     "button",
     {
