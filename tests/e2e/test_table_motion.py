@@ -654,3 +654,73 @@ def test_a_touch_drag_reorders_the_hand(phone, open_app):
     settle(page)
     assert hand_names(page) == before[1:] + before[:1]
     assert ui(page)["selected"] is None  # a drag is not a tap
+
+
+# Before the page's scripts: each face a render clones (table/card-faces.js builds a card's face
+# once and clones it), named by its card.
+FACES_PROBE = r"""(() => {
+  const clone = Node.prototype.cloneNode;
+  window.__faces = [];
+  Node.prototype.cloneNode = function (...args) {
+    if (this.nodeType === 1 && this.classList.contains('face')) window.__faces.push(this.dataset.static);
+    return clone.apply(this, args);
+  };
+})();"""
+
+MARK_HAND = "() => { window.__faces = []; document.querySelectorAll('.hand .hand-card').forEach((n) => { n.__was = n.dataset.card; }); }"
+# The hand as shown: each card's name, whether it is the node it was (MARK_HAND), whether its face
+# is whole (two corners with their rank and suit, a centre) and what it shows besides its face
+# (its attributes but the renderer's own bookkeeping and the tab stop, which input.js moves on the
+# live cards, its badges).
+HAND_NOW = """() => [...document.querySelectorAll('.hand .hand-card')].map((n) => ({
+  card: n.dataset.card, kept: n.__was === n.dataset.card,
+  whole: n.querySelectorAll(':scope > .face > .corner > .rank[data-rank]').length === 2
+    && n.querySelectorAll(':scope > .face > .corner > svg.suit').length === 2 && !!n.querySelector(':scope > .face > .middle svg'),
+  shows: [...n.attributes].filter((a) => !['data-static', 'data-index', 'data-flying', 'tabindex'].includes(a.name)).map((a) => `${a.name}=${a.value}`).sort().join('|')
+    + [...n.querySelectorAll(':scope > .badge')].map((b) => `${b.className}:${b.textContent}:${b.dataset.text || ''}`).join('|') }))"""
+
+
+def hand_faces_built(page, hand):
+    return sorted(c for c in page.evaluate("window.__faces") if c in hand)
+
+
+def test_a_move_builds_only_the_hand_cards_it_changes(page, open_app):
+    """Issue 33: each render built every card of the hand again (its button, its face cloned) and
+    the keyed update compared each with its live node: on a phone, a good part of a move's script.
+    A card that shows the same as before is now taken as it is: a draw builds the card drawn and
+    those it changed (a meld, the first card's tab stop), a selection the cards it changes; the
+    hand still shows each card whole, in the view's order, on the nodes it had; a selection builds
+    none of the piles' cards either. With the keyboard,
+    a discarded card's place goes to its neighbour (the focus)."""
+    page.add_init_script(FACES_PROBE)
+    to_draw(page, setup(page, open_app, (390, 844)))
+    before = {c["card"]: c["shows"] for c in page.evaluate(HAND_NOW)}
+    page.evaluate(MARK_HAND)
+    button(page, "Mazo").click()
+    view = settle(page)
+    drawn = view["drawn"]
+    hand = page.evaluate(HAND_NOW)
+    assert sorted(c["card"] for c in hand) == sorted(view["hand"]) and all(c["whole"] for c in hand), hand
+    assert all(c["kept"] for c in hand if c["card"] != drawn), hand
+    changed = sorted(c["card"] for c in hand if c["card"] == drawn or c["shows"] != before[c["card"]])
+    assert len(changed) < len(hand) and hand_faces_built(page, view["hand"]) == changed, changed
+    # A selection: the cards it changes (the one selected; the tab stop moves to it).
+    card = next(c["card"] for c in hand if c["card"] != drawn)
+    page.evaluate(MARK_HAND)
+    page.locator(f'.hand [data-card="{card}"]').click(position={"x": 8, "y": 20})
+    assert ui(page)["selected"] == card
+    assert page.locator(f'.hand [data-card="{card}"]').get_attribute("aria-pressed") == "true"
+    now = page.evaluate(HAND_NOW)
+    assert [c["card"] for c in now] == [c["card"] for c in hand] and all(c["kept"] and c["whole"] for c in now), now
+    changed = sorted(b["card"] for a, b in zip(hand, now) if a["shows"] != b["shows"])
+    assert card in changed and len(changed) <= 2 and hand_faces_built(page, view["hand"]) == changed, changed
+    # Nor the piles, whose cards it does not change (nor any other face: the rival's are kept too).
+    assert sorted(page.evaluate("window.__faces")) == changed, page.evaluate("window.__faces")
+    # The keyboard: the selected card thrown, its neighbour takes the focus.
+    page.locator(f'.hand [data-card="{card}"]').focus()
+    at = [c["card"] for c in now].index(card)
+    page.keyboard.press(" ")
+    view = settle(page)
+    assert card not in view["hand"]
+    left = [c["card"] for c in page.evaluate(HAND_NOW)]
+    assert page.evaluate("document.activeElement.dataset.card") == left[min(at, len(left) - 1)]

@@ -110,6 +110,27 @@ def test_a_touch_drag_never_swallows_the_next_tap(phone, open_app):
         assert card not in view["hand"] and view["phase"] == "draw", (turn, view["phase"])
 
 
+def test_a_touch_tap_on_the_table_takes_no_focus(phone, open_app):
+    """Issue 33: a touch player never sees the focus. A tap on a table button focused it (at the
+    tap's compatibility mousedown, after the pointerup the move ran on) and the engine's answer let
+    it go again: a style pass of its own in the answer's task, 3-6 ms at x4. A tap now takes none:
+    Mazo drawn, a card selected, then discarded."""
+    page = phone
+    view = to_draw_by_touch(page, open_phone(page, open_app))
+    page.evaluate("() => { window.__focused = []; document.addEventListener('focusin', (e) => window.__focused.push(e.target.dataset.key || e.target.tagName)); }")
+    focused = lambda: page.evaluate("[window.__focused, !document.activeElement.closest('.table')]")
+    tap_on(page, ".pile.stock")
+    view = settle(page)
+    assert view["phase"] == "discard" and focused() == [[], True]
+    card = discardable(view)
+    tap(page, *strip_of(page, card))
+    page.wait_for_function("(card) => window.ginApp.ui.selected === card", arg=card)
+    assert focused() == [[], True]
+    tap(page, *strip_of(page, card))
+    view = settle(page)
+    assert card not in view["hand"] and focused() == [[], True]
+
+
 # --- pacing: the computer waits for the animation in front of it, and for a closed menu --------
 
 # Records, from the page's first script on, when each animation of the motion layer starts and

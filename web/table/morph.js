@@ -22,11 +22,16 @@ function sameKind(a, b) {
 // FLYING); no render writes it, so it stays until the card lands.
 const LIVE_ONLY = "data-flying";
 
+// By index, no copies: a render compares some 400 nodes (issue 33).
 function morphAttributes(live, next) {
-  for (const { name } of [...live.attributes]) {
-    if (!next.hasAttribute(name) && name !== LIVE_ONLY) live.removeAttribute(name);
+  const gone = live.attributes; // live: from the end, so a removal moves nothing still to see
+  for (let i = gone.length - 1; i >= 0; i--) {
+    const { name } = gone[i];
+    if (name !== LIVE_ONLY && !next.hasAttribute(name)) live.removeAttribute(name);
   }
-  for (const { name, value } of next.attributes) {
+  const wanted = next.attributes;
+  for (let i = 0; i < wanted.length; i++) {
+    const { name, value } = wanted[i];
     if (live.getAttribute(name) !== value) live.setAttribute(name, value);
   }
 }
@@ -71,6 +76,12 @@ function inOrder(seq) {
 // again, a focused node loses the focus), so a card thrown from the middle
 // of the hand moves nothing, and a card the sort moves is the one that moves.
 export function morphChildren(live, next) {
+  if (samePlaces(live, next)) {
+    // The usual case (issue 33): each child where it was, so no maps, no
+    // moves: each pair compared in place.
+    for (let a = live.firstChild, b = next.firstChild; a; a = a.nextSibling, b = b.nextSibling) morphPair(a, b);
+    return;
+  }
   const incoming = [...next.childNodes];
   const keyed = new Map();
   const loose = []; // the live children without a key, in order
@@ -102,11 +113,23 @@ export function morphChildren(live, next) {
     anchor = node;
   }
   incoming.forEach((child, i) => {
-    const match = pairs[i];
-    if (!match) return;
-    // A subtree marked data-static (a card's face) is all its value says: nothing to compare.
-    if (match.nodeType === 1 && match.hasAttribute("data-static") && match.getAttribute("data-static") === child.getAttribute("data-static"))
-      return;
-    morphNode(match, child);
+    if (pairs[i]) morphPair(pairs[i], child);
   });
+}
+
+// Whether next's children are live's, one for one in the same order (the
+// same kind and key): what the matching below finds then, with nothing to
+// remove, insert or move.
+function samePlaces(live, next) {
+  let a = live.firstChild;
+  let b = next.firstChild;
+  for (; a && b; a = a.nextSibling, b = b.nextSibling) if (!sameKind(a, b)) return false;
+  return !a && !b;
+}
+
+function morphPair(match, child) {
+  // A subtree marked data-static (a card's face) is all its value says: nothing to compare.
+  if (match.nodeType === 1 && match.hasAttribute("data-static") && match.getAttribute("data-static") === child.getAttribute("data-static"))
+    return;
+  morphNode(match, child);
 }

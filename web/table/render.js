@@ -36,6 +36,38 @@ function memo(name, tag, from, build) {
   return node;
 }
 
+// A hand card built again only when what it shows changed (issue 33): the
+// same rule as memo() for one keyed card. The live cards of the hand, by key,
+// read once per render.
+function liveHandCards() {
+  const cards = new Map();
+  if (liveRoot) for (const node of liveRoot.querySelectorAll(".table .hand > .hand-card")) cards.set(node.dataset.key, node);
+  return cards;
+}
+
+// `attrs`: the button's attributes (el()'s), `rest`: the rest it shows.
+// A live card that shows the same and carries nothing of its own (drag.js's
+// inline style or class, a flight's mark is fine: morph.js keeps it) gets a
+// bare stand-in with its key and data-static, which the keyed update takes
+// as it is: neither its face nor its attributes are built or compared.
+function cardButton(live, attrs, rest, build) {
+  const key = attrs.dataset.key;
+  const sig = JSON.stringify([attrs, rest]);
+  const node = live.get(key);
+  // input.js moves the hand's tab stop on the live cards (focusIn): a card whose tabindex it changed is built again.
+  const same = node && node.getAttribute("data-static") === sig && node.className === attrs.class && node.getAttribute("tabindex") === attrs.tabindex;
+  if (same && !node.hasAttribute("style"))
+    return el("button", { dataset: { key, static: sig } });
+  const built = build();
+  // A live card that carries the same mark but something of its own (a
+  // drag's inline style, the tab stop input.js moved) must be compared
+  // whole, so the built one does not carry that mark: the keyed update
+  // would take the live card as it is, style and all. Its mark comes back
+  // at the next render.
+  built.dataset.static = node && node.getAttribute("data-static") === sig ? "" : sig;
+  return built;
+}
+
 function topBar(view, ui) {
   const limit = limitText(view, ui.t);
   const rules = view.rules;
@@ -128,10 +160,15 @@ function buildOpponentArea(view, ui, line) {
 }
 
 function piles(view, ui) {
-  const { t } = ui;
   const top = view.discard.length ? view.discard[view.discard.length - 1] : null;
   const under = view.discard.length > 1 ? view.discard[view.discard.length - 2] : null;
-  const hinted = ui.hintTarget;
+  const hinted = ui.hintTarget === "stock" || ui.hintTarget === "discard" ? ui.hintTarget : null;
+  // A selection, a message, a hint elsewhere change nothing here (issue 33).
+  return memo("piles", "div", [ui.lang, top, under, view.stock_count, hinted], () => buildPiles(view, ui, top, under, hinted));
+}
+
+function buildPiles(view, ui, top, under, hinted) {
+  const { t } = ui;
   const stock = el(
     "button",
     {
@@ -280,6 +317,7 @@ function handArea(view, ui) {
   const fresh = view.drawn && view.hand.includes(view.drawn) ? view.drawn : null;
   const shown = shownGroups(order, ui.settings.sort);
   let previous = null;
+  const live = liveHandCards();
   const cards = order.map(({ card, group }, index) => {
     const taken = view.taken === card;
     const classes = [cardClasses(card), "hand-card"];
@@ -298,38 +336,36 @@ function handArea(view, ui) {
     if (fresh === card) classes.push("fresh");
     if (ui.hintTarget === `card:${card}`) classes.push("hinted");
     previous = shown[index];
+    const described = [taken ? "taken-note" : null, fresh === card ? "fresh-note" : null].filter(Boolean).join(" ");
+    const attrs = {
+      type: "button",
+      class: classes.join(" "),
+      "aria-label": fresh === card ? `${handCardName(t, card, meldOf(card))}, ${t("table.fresh")}` : handCardName(t, card, meldOf(card)),
+      "aria-pressed": String(selected === card),
+      "aria-describedby": described || null,
+      tabindex: card === rover ? "0" : "-1",
+      // input.js: Alt+Left/Right moves the card along the hand.
+      "aria-keyshortcuts": ui.settings.sort === "manual" ? "Alt+ArrowLeft Alt+ArrowRight" : null,
+      title: taken ? t("table.taken") : null,
+      "data-meld-label": classes.includes("meld-first")
+        ? t(isSet(meldOf(card)) ? "hand.set_label" : "hand.run_label")
+        : null,
+      // Still a live control: trying to discard it explains why not.
+      dataset: { intent: "select", card, key: `card:${card}`, unavailable: taken ? "taken" : null },
+    };
     // Badges that repeat what is said elsewhere are drawn by CSS (no text in
     // the button beside its name); "nueva" is text, and in the name too.
-    const badge = taken ? el("span", { class: "badge taken-badge", "aria-hidden": "true", dataset: { text: "✕" } }) : null;
-    const freshBadge =
-      fresh === card ? el("span", { class: "badge fresh-badge", "aria-hidden": "true", text: t("table.fresh") }) : null;
-    const ddBadge =
-      dd && dd[card] !== undefined && selected === card
-        ? el("span", { class: "badge dd-badge", "aria-hidden": "true", dataset: { text: String(dd[card]) } })
-        : null;
-    const described = [taken ? "taken-note" : null, fresh === card ? "fresh-note" : null].filter(Boolean).join(" ");
-    return el(
-      "button",
-      {
-        type: "button",
-        class: classes.join(" "),
-        "aria-label": fresh === card ? `${handCardName(t, card, meldOf(card))}, ${t("table.fresh")}` : handCardName(t, card, meldOf(card)),
-        "aria-pressed": String(selected === card),
-        "aria-describedby": described || null,
-        tabindex: card === rover ? "0" : "-1",
-        // input.js: Alt+Left/Right moves the card along the hand.
-        "aria-keyshortcuts": ui.settings.sort === "manual" ? "Alt+ArrowLeft Alt+ArrowRight" : null,
-        title: taken ? t("table.taken") : null,
-        "data-meld-label": classes.includes("meld-first")
-          ? t(isSet(meldOf(card)) ? "hand.set_label" : "hand.run_label")
-          : null,
-        // Still a live control: trying to discard it explains why not.
-        dataset: { intent: "select", card, key: `card:${card}`, index, unavailable: taken ? "taken" : null },
-      },
-      cardFace(card),
-      badge,
-      freshBadge,
-      ddBadge,
+    const freshText = fresh === card ? t("table.fresh") : null;
+    const dd_ = dd && dd[card] !== undefined && selected === card ? String(dd[card]) : null;
+    return cardButton(live, attrs, [taken, freshText, dd_], () =>
+      el(
+        "button",
+        attrs,
+        cardFace(card),
+        taken ? el("span", { class: "badge taken-badge", "aria-hidden": "true", dataset: { text: "✕" } }) : null,
+        freshText ? el("span", { class: "badge fresh-badge", "aria-hidden": "true", text: freshText }) : null,
+        dd_ !== null ? el("span", { class: "badge dd-badge", "aria-hidden": "true", dataset: { text: dd_ } }) : null,
+      ),
     );
   });
   const points = view.arrangement ? view.arrangement.points : null;
@@ -352,7 +388,8 @@ function handArea(view, ui) {
   const dealer = view.dealer === 0 ? el("span", { class: "chip dealer", text: t("table.dealer") }) : null;
   return el(
     "section",
-    { class: "hand-area", "aria-label": t("table.hand") },
+    // Keyed, as the hand in it: its stand-in cards (cardButton) always meet their live nodes.
+    { class: "hand-area", "aria-label": t("table.hand"), dataset: { key: "hand-area" } },
     el(
       "div",
       { class: "hand-info" },
@@ -366,7 +403,7 @@ function handArea(view, ui) {
         class: `hand sort-${ui.settings.sort}`,
         role: "group",
         "aria-label": t("table.hand"),
-        dataset: { n: cards.length, g: cards.filter((c) => c.classList.contains("group-start")).length },
+        dataset: { key: "hand", n: cards.length, g: shown.filter((g, i) => i > 0 && g !== shown[i - 1]).length },
       },
       cards,
     ),
@@ -481,22 +518,39 @@ function focusKeyOf(node) {
   return node && node.dataset ? node.dataset.key || null : null;
 }
 
+// A touch player never sees the focus, and letting it go costs a phone a
+// style pass of its own (3-6 ms of the engine's answer at x4, issue 33). A
+// touch tap on a table button does not take it at all: the browser would
+// focus the button at the tap's compatibility mousedown, after the pointerup
+// the intent ran on, so it could only be let go at the next render, the
+// engine's answer. Dialogs, the menu and the top bar keep the tap's focus,
+// and a mouse's press, a key and assistive technology are untouched.
+export function bindTouchFocus(root, touch) {
+  root.addEventListener("mousedown", (event) => {
+    if (touch() && event.target.closest && event.target.closest(".table button")) event.preventDefault();
+  });
+}
+
+// A table control that has the focus all the same (the keys moved it there
+// before a tap) lets it go at a touch render, while the page is clean (the
+// motion layer has just measured it), rather than when the morph removes it
+// (a discarded card) or moves it; the focus is not carried to the card drawn
+// or next to the one thrown. Dialogs keep theirs (ui.focus names their
+// buttons).
+function letGoTouchFocus(touch) {
+  const active = document.activeElement;
+  if (touch && active && active !== document.body && active.closest && active.closest(".table")) active.blur();
+}
+
 export function renderPage(root, view, ui) {
   liveRoot = root;
-  let active = document.activeElement;
-  // A touch player never sees the focus, and it costs a phone a style pass
-  // of its own at each move: a table control a tap focused lets it go now,
-  // while the page is clean (the motion layer has just measured it), rather
-  // than when the morph removes it (a discarded card) or moves it; the focus
-  // is not carried to the card drawn or next to the one thrown. Dialogs keep
-  // theirs (ui.focus names their buttons).
   const touch = ui.modality === "touch";
-  if (touch && active && active !== document.body && active.closest && active.closest(".table")) {
-    active.blur();
-    active = document.activeElement;
-  }
+  letGoTouchFocus(touch);
+  const active = document.activeElement;
   const hadFocus = root.contains(active) ? focusKeyOf(active) : null;
-  const activeIndex = hadFocus && active.dataset.index !== undefined ? Number(active.dataset.index) : null;
+  // A hand card's place in the hand, for its neighbour if it leaves.
+  const activeIndex =
+    hadFocus && active.matches(".hand > .hand-card") ? [...active.parentNode.querySelectorAll(":scope > .hand-card")].indexOf(active) : null;
 
   root.classList.toggle("four-colour", Boolean(ui.settings.fourColour));
   applyLook(ui.settings);
