@@ -7,7 +7,7 @@ import { createStorage } from "./data/storage.js";
 import { seedFromHash } from "./model/seed.js";
 import { linkRules } from "./model/challenge.js";
 import { pickLanguage, translator } from "./text/i18n.js";
-import { bindTouchFocus, buildPanel, renderPage, revealPanel } from "./table/render.js";
+import { buildPanel, renderPage, revealPanel } from "./table/render.js";
 import { dealResultSample } from "./table/panels.js";
 import { createMotion } from "./table/motion.js";
 import { closePanel, createDealEnd, dropVeil } from "./table/deal-end.js";
@@ -393,8 +393,6 @@ if (checked.bad.length) {
 receive(location.hash);
 // A tap or a key while a deal lands lands it (table/input.js).
 bindInput(root, { ...intents, skipDeal: () => motion.skipDeal() });
-// A touch tap does not focus the table's buttons (render.js).
-bindTouchFocus(root, () => state.ui.modality === "touch");
 bindNoticeHold(root, (reason, on) => notices.hold(reason, on));
 // A hidden page holds the notices' clocks; a new size places them again.
 document.addEventListener("visibilitychange", () => notices.hold("hidden", document.hidden));

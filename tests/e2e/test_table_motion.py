@@ -299,11 +299,11 @@ class TestTheFan:
             assert top - 0.5 <= p_top and p_bottom <= bottom + 0.5 and left <= p_left and p_right <= right, (size, c)
 
 
-def eleven_cards(open_app, size):
-    """TestTheFan's table: the upcard passed, a card drawn."""
+def eleven_cards(open_app, size, settings=MOVING):
+    """A shared table (TestTheFan's, TestTheHandMakesRoom's): the upcard passed, a card drawn."""
 
     def opener(page):
-        to_draw(page, open_moving(page, open_app, size, reduced=True))
+        to_draw(page, open_moving(page, open_app, size, reduced=True, settings=settings))
         button(page, "Mazo").click()
 
     return opener
@@ -542,11 +542,7 @@ class TestTheHandMakesRoom:
 
     @pytest.mark.parametrize("size", [(390, 844), (1280, 800)], ids=["phone", "desktop"])
     def test_the_hand_makes_room_while_a_card_is_dragged_along_it(self, shared_table, open_app, size):
-        def eleven_cards(page):
-            to_draw(page, open_moving(page, open_app, size, reduced=True, settings=MANUAL))
-            button(page, "Mazo").click()
-
-        page = shared_table.get("room", eleven_cards)
+        page = shared_table.get("room", eleven_cards(open_app, size, MANUAL))
         page.mouse.move(0, 0)  # where a new page's mouse is: off the hand
         resize(page, size)
         hand_makes_room(page, size)
@@ -669,14 +665,14 @@ FACES_PROBE = r"""(() => {
 
 MARK_HAND = "() => { window.__faces = []; document.querySelectorAll('.hand .hand-card').forEach((n) => { n.__was = n.dataset.card; }); }"
 # The hand as shown: each card's name, whether it is the node it was (MARK_HAND), whether its face
-# is whole (two corners with their rank and suit, a centre) and what it shows besides its face
+# is whole (two corners with their rank and suit, a middle) and what it shows besides its face
 # (its attributes but the renderer's own bookkeeping and the tab stop, which input.js moves on the
 # live cards, its badges).
 HAND_NOW = """() => [...document.querySelectorAll('.hand .hand-card')].map((n) => ({
   card: n.dataset.card, kept: n.__was === n.dataset.card,
   whole: n.querySelectorAll(':scope > .face > .corner > .rank[data-rank]').length === 2
     && n.querySelectorAll(':scope > .face > .corner > svg.suit').length === 2 && !!n.querySelector(':scope > .face > .middle svg'),
-  shows: [...n.attributes].filter((a) => !['data-static', 'data-index', 'data-flying', 'tabindex'].includes(a.name)).map((a) => `${a.name}=${a.value}`).sort().join('|')
+  shows: [...n.attributes].filter((a) => !['data-static', 'data-flying', 'tabindex'].includes(a.name)).map((a) => `${a.name}=${a.value}`).sort().join('|')
     + [...n.querySelectorAll(':scope > .badge')].map((b) => `${b.className}:${b.textContent}:${b.dataset.text || ''}`).join('|') }))"""
 
 

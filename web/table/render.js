@@ -518,21 +518,9 @@ function focusKeyOf(node) {
   return node && node.dataset ? node.dataset.key || null : null;
 }
 
-// A touch player never sees the focus, and letting it go costs a phone a
-// style pass of its own (3-6 ms of the engine's answer at x4, issue 33). A
-// touch tap on a table button does not take it at all: the browser would
-// focus the button at the tap's compatibility mousedown, after the pointerup
-// the intent ran on, so it could only be let go at the next render, the
-// engine's answer. Dialogs, the menu and the top bar keep the tap's focus,
-// and a mouse's press, a key and assistive technology are untouched.
-export function bindTouchFocus(root, touch) {
-  root.addEventListener("mousedown", (event) => {
-    if (touch() && event.target.closest && event.target.closest(".table button")) event.preventDefault();
-  });
-}
-
-// A table control that has the focus all the same (the keys moved it there
-// before a tap) lets it go at a touch render, while the page is clean (the
+// A touch tap on a table button takes no focus (input.js). A table control
+// that has the focus all the same (the keys moved it there before a tap)
+// lets it go at a touch render, while the page is clean (the
 // motion layer has just measured it), rather than when the morph removes it
 // (a discarded card) or moves it; the focus is not carried to the card drawn
 // or next to the one thrown. Dialogs keep theirs (ui.focus names their
