@@ -460,8 +460,10 @@ def _no_route(*args, **kwargs):
 # Wipes the player's storage of the page's origin (local storage, IndexedDB, cookies; the
 # session storage is the page's own); then the SHA-256 of Cache Storage, every cache's entries
 # (URL and headers; a digest, not ~100 entries sent to Python after every test), or null if
-# something was left.
+# something was left, or if the wipe has not ended after 30 s (a storage call that never
+# answers: Playwright's evaluate waits for ever, and a whole suite hung on one once).
 _WIPE = """async () => {
+  const wipe = async () => {
     localStorage.clear();
     for (const cookie of document.cookie.split(";")) {
       if (cookie.trim()) document.cookie = cookie.split("=")[0].trim() + "=; max-age=0; path=/";
@@ -484,7 +486,9 @@ _WIPE = """async () => {
     }
     const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(JSON.stringify(out)));
     return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
-  }"""
+  };
+  return Promise.race([wipe(), new Promise((done) => setTimeout(() => done(null), 30000))]);
+}"""
 # Until the service worker controls the page and has the snapshot in its cache (its install,
 # the whole build's precache, is over by then); false after 120 s.
 _SNAPSHOT_CACHED = """async (name) => {
