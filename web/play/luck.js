@@ -73,7 +73,9 @@ export function askDuplicate({ makeEngine, later = async () => {}, state, render
         luck.linger = setTimeout(() => endEngine(engine), LINGER_MS);
       })
       .catch((err) => {
-        console.warn("duplicate:", err);
+        // No extra engine before the snapshot is cached (a first visit): no
+        // fault, the line is not shown and the next deal's end tries again.
+        if (!(err && err.name === "BootError" && err.code === "no_snapshot")) console.warn("duplicate:", err);
         shown.failed = true;
         // An engine that did not start or died: a new one at the next deal's end.
         if (!(err && err.name === "EngineError") || err.code === "not_ready" || err.code === "engine_dead") endEngine(engine);
