@@ -9,7 +9,8 @@ import time
 
 from conftest import assert_readable, boot_then_failure
 from test_table import PORTRAIT, SEED, button, settle, setup, shoot, ui
-from test_table_more import MATCH_KEY, put_in_storage, reload, saved
+from test_table_more import ACK_KEY, MATCH_KEY, put_in_storage, reload, saved
+from test_luck import bridge, call, least_deadwood
 
 NORMAL = {"speed": "instant", "level": "normal"}
 
@@ -202,6 +203,35 @@ def test_hand_is_one_tab_stop_and_keys_play(page, open_app):
     page.keyboard.press(" ")
     after = settle(page)
     assert second not in after["hand"] and second in after["discard"] or after["history"]
+
+
+def spoken(card: str) -> str:
+    """A card's name as a Spanish screen reader hears it: "3 de tréboles", "as de picas"."""
+    rank = {"A": "as", "T": "10", "J": "jota", "Q": "reina", "K": "rey"}.get(card[0], card[0])
+    return f"{rank} de " + {"C": "tréboles", "D": "diamantes", "H": "corazones", "S": "picas"}[card[1]]
+
+
+def test_siguiente_by_keys_leaves_the_focus_in_the_hand_when_the_computer_moves_first(page, open_app):
+    """Enter on "Siguiente" when the next deal's first move is the computer's (no Tomar or Mazo of
+    the player's to give the focus to yet): the focus goes to the hand's Tab stop, not to the
+    page's body, from which the next Tab would start again at the top bar."""
+    seed = "PROBE-1"
+    view = call(bridge.new_match, seed=seed, level="normal")["view"]
+    while not view["history"]:
+        view = call(bridge.act, action=least_deadwood(view))["view"] if view["to_act"] == 0 else call(bridge.computer_step)["view"]
+    assert view["deal_number"] == 2 and view["to_act"] == 1 and view["phase"].startswith("upcard") and not view["over"]
+    put_in_storage(page, {MATCH_KEY: call(bridge.save)["save"], ACK_KEY: {"seed": seed, "deal": 0}})
+    setup(page, open_app, PORTRAIT, seed=seed, settings=NORMAL)
+    active = "() => { const a = document.activeElement; return [a.dataset.card || null, a.getAttribute('aria-label') || a.textContent]; }"
+    assert page.evaluate(active)[1] == "Siguiente"
+    page.keyboard.press("Enter")
+    card, label = page.evaluate(active)
+    assert card in view["hand"] and label.startswith(spoken(card)), (card, label)
+    after = settle(page)  # the computer's first move made: the focus is still in the hand
+    assert after["deal_number"] == 2 and after["to_act"] == 0
+    assert page.evaluate(active)[0] == card
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate(active)[0] in view["hand"] and page.evaluate(active)[0] != card
 
 
 # --- 7. screen reader ----------------------------------------------------------------------------

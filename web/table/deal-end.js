@@ -151,8 +151,11 @@ export function createDealEnd(root, { render, reveal, sample }) {
 // frame; taken out by the next full render. Out of the accessibility tree
 // at once, the table under it given back to the keyboard and the screen
 // reader (as renderPage does once no panel is asked for) and the focus
-// given to `focus` (a data-key), else let go (the panel's button had it).
-// False when there is no such panel shown over a page: a full render then.
+// given to `focus` (a data-key); with none (the computer moves first in
+// the next deal, so no control of the player's is there yet) the hand's Tab
+// stop takes the panel's button's focus, not the page's body, which would
+// send the next Tab back to the top bar. False when there is no such panel
+// shown over a page: a full render then.
 export function closePanel(root, focus) {
   const overlay = root.querySelector(':scope > .overlay[data-key="panel:deal"]:not([data-building]):not([data-closing]):not([data-closed])');
   const page = root.querySelector(":scope > .page");
@@ -162,7 +165,8 @@ export function closePanel(root, focus) {
   overlay.setAttribute("aria-hidden", "true");
   root.dataset.panel = "";
   holdPage(page, false);
-  const target = focus ? page.querySelector(`[data-key="${CSS.escape(focus)}"]`) : null;
+  const asked = focus ? page.querySelector(`[data-key="${CSS.escape(focus)}"]`) : null;
+  const target = asked || (had ? page.querySelector('.hand .hand-card[tabindex="0"]') : null);
   if (target && !target.closest(HELD)) target.focus({ preventScroll: true });
   else if (had) document.activeElement.blur();
   return true;
