@@ -31,6 +31,28 @@ def shares_a_fixture(item: pytest.Item) -> bool:
     return any(defs and defs[-1].scope in _SHARED_SCOPES for defs in info.name2fixturedefs.values())
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_configure(config: pytest.Config) -> None:
+    """Paths given on the command line, those of one folder together (the first folder named first,
+    each path's place among its folder's kept): pytest 9.1.1 loses a folder's conftest fixtures
+    when a path of another folder comes between two of its own (`tests/e2e/a.py tests/b.py
+    tests/e2e/c.py`: "fixture 'page' not found" for c.py; pytest-dev/pytest#14971, fixed in 9.2,
+    which pyproject.toml says why we do not take). The order tests run in is ours anyway
+    (pytest_collection_modifyitems below)."""
+    config.args[:] = grouped_by_folder(config.args)
+
+
+def grouped_by_folder(args: list[str]) -> list[str]:
+    def folder(arg: str) -> str:
+        path = arg.split("::", 1)[0].rstrip("/")
+        return path if not path.endswith(".py") else path.rpartition("/")[0]
+
+    first: dict[str, int] = {}
+    for arg in args:
+        first.setdefault(folder(arg), len(first))
+    return sorted(args, key=lambda arg: first[folder(arg)])
+
+
 @pytest.hookimpl(tryfirst=True)  # before xdist reads the marks
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     if not config.pluginmanager.has_plugin("xdist"):  # its marks mean nothing without it
