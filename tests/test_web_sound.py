@@ -57,3 +57,50 @@ def test_the_rustles_noise_is_computed_ahead_at_idle_moments_and_is_the_same_sou
             assert run["length"] == int(rate) and -1 <= run["min"] < -0.9 and 0.9 < run["max"] <= 1, (rate, run)
             assert run["distinct"] > 990
         assert ahead["head"] == late["head"] and ahead["tail"] == late["tail"], rate
+
+
+# The context made in the player's gesture (unlockSound), over a stand-in AudioContext class that
+# logs what is made; the idle queue run by hand, as above.
+WARM = """
+const idle = [];
+globalThis.requestIdleCallback = (fn) => { idle.push(fn); return idle.length; };
+const run = () => { while (idle.length) idle.shift()({ timeRemaining: () => 50 }); };
+const { createSound, playCue, prepareNoise, unlockSound } = await import(process.argv[1] + "/table/sound.js");
+const log = [];
+const param = () => ({ value: 0, setValueAtTime() {}, exponentialRampToValueAtTime() {} });
+const voice = (kind) => () => {
+  const node = { connect(n) { return n; }, start() { log.push("start:" + kind); }, stop() {}, gain: param(), frequency: param(), Q: param() };
+  if (kind === "oscillator") Object.defineProperty(node, "type", { set(t) { log.push("type:" + t); } });
+  return node;
+};
+globalThis.AudioContext = class {
+  constructor() { this.sampleRate = 48000; this.currentTime = 0; this.state = "running"; this.destination = {}; }
+  createBuffer(channels, length) { log.push("buffer"); return { length, copyToChannel() { log.push("copyToChannel"); } }; }
+  createGain = voice("gain"); createBufferSource = voice("source"); createBiquadFilter = voice("filter"); createOscillator = voice("oscillator");
+};
+const out = {};
+const sound = createSound();
+prepareNoise(sound);
+run(); // the noise computed ahead, before any gesture
+unlockSound(sound); // the gesture
+out.inGesture = log.filter((e) => e !== "start:gain");
+log.length = 0;
+run(); // the next idle moment
+out.atIdle = [...log];
+log.length = 0;
+playCue(sound, "knock");
+playCue(sound, "deal");
+out.cues = [...log];
+process.stdout.write(JSON.stringify(out));
+"""
+
+
+def test_the_first_knock_and_rustle_find_their_wave_and_buffer_made_at_an_idle_moment():
+    out = run_web(WARM)
+    # The gesture makes the context and its master gain, nothing more.
+    assert "type:triangle" not in out["inGesture"] and "buffer" not in out["inGesture"]
+    # At the next idle moment: a triangle oscillator (its wave's tables) and the rustle's buffer;
+    # nothing is started, so nothing sounds.
+    assert out["atIdle"] == ["type:triangle", "buffer", "copyToChannel"]
+    # The cues then make their voices and sound, and no buffer again.
+    assert "buffer" not in out["cues"] and "start:oscillator" in out["cues"] and "start:source" in out["cues"]
