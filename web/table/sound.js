@@ -94,7 +94,7 @@ export function unlockSound(sound) {
 
 // At an idle moment after the context is made: what the first cues would
 // otherwise make in their frame. The first `triangle` oscillator of a
-// context computes that wave's tables (Chromium: 7 ms of the first knock's
+// context computes that wave's tables (Chromium: 8-11 ms of the first knock's
 // frame at x4, bench/README.md), and the rustle's buffer is made from the
 // noise computed ahead (prepareNoise) once that is done. Nothing is started
 // or connected: nothing sounds.
