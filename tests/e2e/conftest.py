@@ -460,9 +460,19 @@ def _no_route(*args, **kwargs):
 # Wipes the player's storage of the page's origin (local storage, IndexedDB, cookies; the
 # session storage is the page's own); then the SHA-256 of Cache Storage, every cache's entries
 # (URL and headers; a digest, not ~100 entries sent to Python after every test), or null if
-# something was left, or if the wipe has not ended after 30 s (a storage call that never
-# answers: Playwright's evaluate waits for ever, and a whole suite hung on one once).
-_WIPE = """async () => {
+# something is still left after 30 s, or if the wipe has not ended by then (a storage call that
+# never answers: Playwright's evaluate waits for ever, and a whole suite hung on one once).
+# A page closed just before may still write after the wipe has begun (its save at pagehide,
+# from its own process; its engine's database, opened as the page closed; a cache it was
+# filling): the wipe is done again until nothing is left (and the caches read whole), and with
+# `settle` (ms) until nothing is left that long after.
+# A deletion another connection blocks waits for it to close. Nothing runs after the 30 s: a
+# wipe left running would clear the next test's storage.
+_WIPE = """async (options) => {
+  const settle = (options && options.settle) || 0;
+  const end = performance.now() + 30000;
+  const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+  const left = async () => localStorage.length || document.cookie || (await indexedDB.databases()).length;
   const wipe = async () => {
     localStorage.clear();
     for (const cookie of document.cookie.split(";")) {
@@ -471,10 +481,11 @@ _WIPE = """async () => {
     for (const { name } of await indexedDB.databases()) {
       await new Promise((ok, no) => {
         const q = indexedDB.deleteDatabase(name);
-        q.onsuccess = ok; q.onerror = () => no(q.error); q.onblocked = () => no(new Error("blocked: " + name));
+        q.onsuccess = ok; q.onerror = () => no(q.error);
       });
     }
-    if (localStorage.length || document.cookie || (await indexedDB.databases()).length) return null;
+  };
+  const digest = async () => {
     const out = {};
     for (const name of (await caches.keys()).sort()) {
       const cache = await caches.open(name);
@@ -487,7 +498,18 @@ _WIPE = """async () => {
     const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(JSON.stringify(out)));
     return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
   };
-  return Promise.race([wipe(), new Promise((done) => setTimeout(() => done(null), 30000))]);
+  const run = async () => {
+    while (performance.now() < end) {
+      await wipe();
+      if (!(await left()) && !(settle && (await sleep(settle), await left()))) {
+        const sum = await digest(); // null while a cache is being written
+        if (sum !== null) return sum;
+      }
+      await sleep(100);
+    }
+    return null;
+  };
+  return Promise.race([run(), sleep(30000).then(() => null)]);
 }"""
 # Until the service worker controls the page and has the snapshot in its cache (its install,
 # the whole build's precache, is over by then); false after 120 s.
