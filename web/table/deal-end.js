@@ -122,23 +122,21 @@ export function createDealEnd(root, { render, reveal, sample }) {
   // moment (the deal flies then: at the latest a few frames on); done()
   // settles after it.
   function closed(deal, then) {
-    const last = () =>
-      whenIdle(
-        () => {
-          then();
-          resolve();
-        },
-        0,
-        300,
-      );
-    let resolve;
-    end.done = new Promise((r) => {
-      resolve = r;
-    });
-    afterNextPaint(() => {
-      deal();
-      afterNextPaint(last);
-    });
+    end.done = new Promise((resolve) =>
+      afterNextPaint(() => {
+        deal();
+        afterNextPaint(() =>
+          whenIdle(
+            () => {
+              then();
+              resolve();
+            },
+            0,
+            300,
+          ),
+        );
+      }),
+    );
   }
 
   return { stageOf, closed, done: () => end.done };

@@ -54,9 +54,9 @@ function cardButton(live, attrs, rest, build) {
   const key = attrs.dataset.key;
   const sig = JSON.stringify([attrs, rest]);
   const node = live.get(key);
+  const marked = Boolean(node) && node.getAttribute("data-static") === sig;
   // input.js moves the hand's tab stop on the live cards (focusIn): a card whose tabindex it changed is built again.
-  const same = node && node.getAttribute("data-static") === sig && node.className === attrs.class && node.getAttribute("tabindex") === attrs.tabindex;
-  if (same && !node.hasAttribute("style"))
+  if (marked && node.className === attrs.class && node.getAttribute("tabindex") === attrs.tabindex && !node.hasAttribute("style"))
     return el("button", { dataset: { key, static: sig } });
   const built = build();
   // A live card that carries the same mark but something of its own (a
@@ -64,7 +64,7 @@ function cardButton(live, attrs, rest, build) {
   // whole, so the built one does not carry that mark: the keyed update
   // would take the live card as it is, style and all. Its mark comes back
   // at the next render.
-  built.dataset.static = node && node.getAttribute("data-static") === sig ? "" : sig;
+  built.dataset.static = marked ? "" : sig;
   return built;
 }
 
@@ -356,15 +356,15 @@ function handArea(view, ui) {
     // Badges that repeat what is said elsewhere are drawn by CSS (no text in
     // the button beside its name); "nueva" is text, and in the name too.
     const freshText = fresh === card ? t("table.fresh") : null;
-    const dd_ = dd && dd[card] !== undefined && selected === card ? String(dd[card]) : null;
-    return cardButton(live, attrs, [taken, freshText, dd_], () =>
+    const ddText = dd && dd[card] !== undefined && selected === card ? String(dd[card]) : null;
+    return cardButton(live, attrs, [taken, freshText, ddText], () =>
       el(
         "button",
         attrs,
         cardFace(card),
         taken ? el("span", { class: "badge taken-badge", "aria-hidden": "true", dataset: { text: "✕" } }) : null,
         freshText ? el("span", { class: "badge fresh-badge", "aria-hidden": "true", text: freshText }) : null,
-        dd_ !== null ? el("span", { class: "badge dd-badge", "aria-hidden": "true", dataset: { text: dd_ } }) : null,
+        ddText !== null ? el("span", { class: "badge dd-badge", "aria-hidden": "true", dataset: { text: ddText } }) : null,
       ),
     );
   });
